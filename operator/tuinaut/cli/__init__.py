@@ -33,7 +33,8 @@ for _name in COMMAND_MODULES:
 def main() -> None:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     try:
-        cli.main(standalone_mode=False)
+        code = cli.main(standalone_mode=False)  # a command's ctx.exit(n) comes back as n
+        sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
         sys.exit(130)
