@@ -37,6 +37,14 @@ class Decision:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class StopAttempt(Exception):
+    """Raised by an actor to end the attempt as a task outcome (e.g. its token budget is spent)."""
+
+    def __init__(self, reason: str, message: str = "") -> None:
+        self.reason = reason
+        super().__init__(message or reason)
+
+
 class Actor(Protocol):
     #: False for actors that watch the pane themselves (the human): the loop then skips settling.
     needs_observation: bool

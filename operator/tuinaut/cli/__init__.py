@@ -10,24 +10,28 @@ import click
 
 from ..errors import ConfigError, MissingToolError, TuinautError
 
-# Subcommand modules; each defines a click command named like the module. Modules that a later
-# piece of work adds are picked up when present.
+# Subcommand modules; each defines a click command named ``command``. They load lazily, so one
+# command's heavy imports (kubernetes, matplotlib) never slow down or break another.
 COMMAND_MODULES = ("run", "validate", "report", "compare", "human", "crds", "pod", "results", "operator")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMAND_MODULES if importlib.util.find_spec(f"{__name__}.{name}") is not None]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.list_commands(ctx):
+            return None
+        return importlib.import_module(f"{__name__}.{cmd_name}").command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tuinaut")
 def cli() -> None:
     """TUINaut: measure how easy a terminal UI is to use, with an actor in the user's seat.
 
     Typical use: ``tuinaut run benchmark/evaluations/starter.yaml --out runs/starter``.
     """
-
-
-for _name in COMMAND_MODULES:
-    if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
-        _module = importlib.import_module(f"{__name__}.{_name}")
-        cli.add_command(getattr(_module, "command"))
 
 
 def main() -> None:

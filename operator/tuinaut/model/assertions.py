@@ -75,9 +75,12 @@ class CheckScreenAbsent(_TextMatch):
 
 
 class CheckScreenHighlight(_TextMatch):
-    """The text is on the final screen and highlighted: a colour change, or reverse or bold."""
+    """The text is on the final screen and highlighted: reverse, bold or a background change
+    (``fg``/``bg`` pin the exact colours, e.g. for TUIs that mark the current item by text colour)."""
 
     type: Literal["check_screen_highlight"]
+    fg: str | None = Field(None, description="Required foreground colour (a name, color_N or #rrggbb).")
+    bg: str | None = Field(None, description="Required background colour.")
 
 
 Assertion = Annotated[

@@ -15,7 +15,7 @@ Outcome = Literal["passed", "failed", "infra_error"]
 
 # Stop reasons: why the actor loop ended. The infra ones are kept out of success rates and retried.
 TASK_STOP_REASONS = ("submitted", "tui_exited", "max_turns", "time_limit", "invalid_actions", "token_budget")
-INFRA_STOP_REASONS = ("tui_never_rendered", "sandbox_error", "endpoint_unavailable", "harness_error", "interrupted")
+INFRA_STOP_REASONS = ("tui_never_rendered", "init_failed", "sandbox_error", "endpoint_unavailable", "harness_error", "interrupted")
 
 
 class KeyEvent(Record):

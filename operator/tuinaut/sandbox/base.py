@@ -81,22 +81,27 @@ class Sandbox(ABC):
         return self.tmux.new_session(f"exec sh -c {shlex.quote(command)}", width, height, cwd, env)
 
     def exec(self, command: str, timeout_s: float = 30.0, cwd: str = SANDBOX_HOME) -> ExecResult:
-        """Run a shell command inside the sandbox, in a window the actor never sees."""
+        """Run a shell command inside the sandbox, in a window the actor never sees.
+
+        The wrapper writes the exit code to a file once the command is done; polling that file
+        is cheaper than asking tmux, and tmux may report a pane dead before it knows the status.
+        """
         n = next(self._counter)
-        script_host = self.ctl_host / f"exec-{n}.sh"
-        script_host.write_text(command + "\n")
-        inside = f"{self.ctl_inside}/exec-{n}"
-        pane_id = self.tmux.new_hidden_window(f"sh {inside}.sh >{inside}.out 2>{inside}.err", cwd)
+        name = f"exec-{n}"
+        (self.ctl_host / f"{name}.sh").write_text(command + "\n")
+        inside = f"{self.ctl_inside}/{name}"
+        pane_id = self.tmux.new_hidden_window(
+            f"sh {inside}.sh >{inside}.out 2>{inside}.err; echo $? >{inside}.rc.tmp; mv {inside}.rc.tmp {inside}.rc", cwd)
+        rc_file = self.ctl_host / f"{name}.rc"
         deadline = time.monotonic() + timeout_s
-        delay = 0.002
-        exit_code = None
-        while (exit_code := self.tmux.pane_exit(pane_id)) is None and time.monotonic() < deadline:
+        delay = 0.001
+        while not rc_file.exists() and time.monotonic() < deadline:
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
         self.tmux.kill_pane(pane_id)
-        out = self._read_ctl(f"exec-{n}.out")
-        err = self._read_ctl(f"exec-{n}.err")
-        return ExecResult(exit_code, out, err, timed_out=exit_code is None)
+        exit_code = int(rc_file.read_text().strip()) if rc_file.exists() else None
+        return ExecResult(exit_code, self._read_ctl(f"{name}.out"), self._read_ctl(f"{name}.err"),
+                          timed_out=exit_code is None)
 
     def put_file(self, path: str, data: bytes, mode: str | None = None) -> None:
         """Place a file at a sandbox path (parents created) with the sandbox user's ownership."""

@@ -117,11 +117,6 @@ class TmuxServer:
         out = self.run("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", CONTROL_SESSION, "-c", cwd, command)
         return out[0].strip()
 
-    def pane_exit(self, pane_id: str) -> int | None:
-        """Exit status of a hidden window's command, None while it runs."""
-        dead, _, status = self.run("display-message", "-p", "-t", pane_id, "#{pane_dead} #{pane_dead_status}")[0].partition(" ")
-        return int(status or 0) if dead == "1" else None
-
     def kill_pane(self, pane_id: str) -> None:
         self.run("kill-pane", "-t", pane_id)
 
