@@ -78,6 +78,7 @@ class Panel:
 
 def aggregate_units(units: np.ndarray, n: np.ndarray, agg: str) -> np.ndarray:
     """Mean or median over the last axis of the first ``n`` entries (NaN where n = 0)."""
+    n = np.broadcast_to(n, units.shape[:-1])
     with np.errstate(invalid="ignore", divide="ignore"):
         if agg == "mean":
             return np.where(n > 0, np.nansum(units, axis=-1) / n, np.nan)
@@ -248,3 +249,32 @@ def combine(*stats: Statistic) -> Statistic:
         return np.concatenate([s(tv, mask) for s in stats], axis=-1)
 
     return stat
+
+
+def task_intervals(panel: Panel, n_resamples: int = 2_000, seed: int = 0, level: float = 0.95) -> np.ndarray:
+    """Per-task CIs of each group's task-level value, resampling units only: (G, 3, T) estimate/low/high.
+
+    For the per-task cost plot: with three runs this interval is crude, and it says so by its width.
+    """
+    g_n, t_n, u_n = panel.values.shape
+    est = task_values(panel)
+    out = np.full((g_n, 3, t_n), np.nan)
+    out[:, 0] = est
+    if t_n == 0 or n_resamples <= 0:
+        return out
+    rng = np.random.default_rng(seed)
+    per = max(1, CHUNK_BUDGET // max(1, g_n * t_n * u_n))
+    draws = []
+    for start in range(0, n_resamples, per):
+        c = min(per, n_resamples - start)
+        u = rng.random((c, g_n, t_n, u_n))
+        idx = np.minimum((u * panel.counts[..., None]).astype(np.int64), u_n - 1)
+        picked = np.take_along_axis(np.broadcast_to(panel.values, (c, g_n, t_n, u_n)), idx, axis=-1)
+        picked = np.where(np.arange(u_n) < panel.counts[..., None], picked, np.nan)
+        draws.append(np.stack([aggregate_units(picked[:, g], panel.counts[g], panel.aggs[g]) for g in range(g_n)], 1))
+    samples = np.concatenate(draws)  # (B, G, T)
+    tail = (1.0 - level) / 2.0 * 100.0
+    with np.errstate(invalid="ignore"):
+        bounds = np.nanpercentile(np.where(np.isnan(est)[None], 0.0, samples), [tail, 100 - tail], axis=0)
+    out[:, 1:] = np.where(np.isnan(est)[:, None, :], np.nan, bounds.transpose(1, 0, 2))
+    return out
