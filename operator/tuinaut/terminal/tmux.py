@@ -25,7 +25,8 @@ CONTROL_SESSION = "control"  # hidden windows for init scripts, fixtures and ora
 _STATE_FORMAT = "#{cursor_x} #{cursor_y} #{cursor_flag} #{pane_dead} #{pane_dead_status} #{pane_width} #{pane_height}"
 
 # Server options: no status line (it is not part of the app's screen), dead panes keep their last
-# screen with no banner (the final snapshot must be what the app left), and no scrollback.
+# screen with no banner (the final snapshot must be what the app left), no scrollback, and a window
+# size that an attached client (the human harness) never changes.
 SERVER_CONFIG = """\
 set -g status off
 set -g remain-on-exit on
@@ -35,6 +36,7 @@ set -g history-limit 0
 set -g escape-time 0
 set -g exit-empty off
 set -g destroy-unattached off
+set -g window-size manual
 """
 
 
