@@ -37,7 +37,7 @@ def test_semantic_never_leaks_past_a_reset_or_a_row() -> None:
         assert len(opened) == len(closed), line  # every tag closes on its own row
     assert "<fg:red>broken.cfg</fg> (error)" in text
     assert "<reverse>> notes.txt       </reverse>" in text  # a styled bar keeps its trailing spaces
-    assert text.splitlines()[0].startswith("<fg:white><bg:blue><bold> File  Edit  View")
+    assert text.splitlines()[0] == "<bg:blue> <fg:white><bold>File  Edit  View</bold></fg>" + " " * 35 + "</bg>"
 
 
 def test_semantic_without_tags_equals_plain() -> None:

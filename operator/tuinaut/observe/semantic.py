@@ -2,13 +2,17 @@
 
 Design choices, each made so the model reads the styling a sighted user reads, at a small token cost:
 
-* A *run* is a stretch of one row whose visible style is the same. Each run is wrapped once in its
-  tags (``<fg:red>``, ``<bg:blue>``, ``<bold>``, ``<reverse>``, ``<underline>``) and every tag is
-  closed at the end of its run, so no colour leaks into the next run, the next row or past a reset.
-* Styling a user cannot see is dropped: the foreground colour and boldness of a space are invisible,
-  so a stretch of spaces between two runs of one style does not split them, and spaces alone carry
-  no colour tag; trailing unstyled spaces are trimmed exactly as in the plain mode (styled ones,
-  e.g. a reverse-video selection bar, are kept).
+* Tags: ``<fg:COLOUR>`` text colour, ``<bg:COLOUR>`` background, ``<bold>``, ``<reverse>``,
+  ``<underline>``, each closed by ``</fg>``, ``</bg>``, ``</bold>``, ... Default styling has no tag.
+* Each attribute run is tagged once. Attributes are layered: a background that spans several
+  differently coloured words is opened once around all of them (the longer-lasting attribute goes
+  outside), instead of being repeated around every word. Tags are properly nested.
+* Nothing leaks: every tag is closed where its attribute changes and at the end of its row, so a
+  reset on screen is a closing tag in the text and every row stands on its own.
+* Styling a user cannot see is dropped: the text colour and boldness of a space are invisible, so
+  spaces between two words of one colour do not split its run, and spaces alone carry no ``fg`` tag;
+  trailing unstyled spaces are trimmed exactly as in the plain mode (styled ones, e.g. a
+  reverse-video selection bar, are kept).
 * Text on screen that happens to look like one of our tags has its ``<`` written as ``&lt;``, so a
   tag in the observation always means styling.
 """
@@ -16,73 +20,27 @@ Design choices, each made so the model reads the styling a sighted user reads, a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..terminal.snapshot import DEFAULT, Cell, Snapshot
 
 _TAG_LOOKALIKE = re.compile(r"<(?=/?(?:fg|bg|bold|reverse|underline)\b)")
+_ATTRIBUTES = ("fg", "bg", "bold", "reverse", "underline")
+
+Value = str | bool | None  # None: this cell does not care (the text colour of a space)
 
 
-@dataclass
-class _Run:
-    """A stretch of cells with one style: (fg, bg, bold, reverse, underline) and its text."""
-
-    style: tuple[str, str, bool, bool, bool]
-    text: str
-
-    @property
-    def blank(self) -> bool:
-        return not self.text.strip(" ")
-
-    @property
-    def visible_style(self) -> tuple[str, str, bool, bool, bool]:
-        """For spaces only the background and the reverse/underline flags can be seen."""
-        fg, bg, bold, reverse, underline = self.style
-        return (DEFAULT, bg, False, reverse, underline) if self.blank else self.style
-
-    def render(self) -> str:
-        fg, bg, bold, reverse, underline = self.visible_style
-        text = _TAG_LOOKALIKE.sub("&lt;", self.text)
-        opens: list[str] = []
-        closes: list[str] = []
-        if fg != DEFAULT:
-            opens.append(f"<fg:{fg}>")
-            closes.append("</fg>")
-        if bg != DEFAULT:
-            opens.append(f"<bg:{bg}>")
-            closes.append("</bg>")
-        for flag, name in ((bold, "bold"), (reverse, "reverse"), (underline, "underline")):
-            if flag:
-                opens.append(f"<{name}>")
-                closes.append(f"</{name}>")
-        return "".join(opens) + text + "".join(reversed(closes))
+def _values(cell: Cell) -> dict[str, Value]:
+    blank = cell.char == " "
+    return {"fg": None if blank else cell.fg, "bg": cell.bg, "bold": None if blank else cell.bold,
+            "reverse": cell.reverse, "underline": cell.underline}
 
 
-def _runs(cells: list[Cell]) -> list[_Run]:
-    """Split on every style change, then heal splits a user cannot see.
+def _is_off(value: Value) -> bool:
+    return value is None or value is False or value == DEFAULT
 
-    A stretch of spaces between two runs of the same style (think ``ok`` and ``done`` in green with
-    an attribute reset between them) is shown in that style too, so the three become one run.
-    """
-    exact: list[_Run] = []
-    for cell in cells:
-        if exact and exact[-1].style == cell.style:
-            exact[-1].text += cell.char
-        else:
-            exact.append(_Run(cell.style, cell.char))
-    healed: list[_Run] = []
-    index = 0
-    while index < len(exact):
-        run = exact[index]
-        if (healed and run.blank and index + 1 < len(exact) and not healed[-1].blank
-                and exact[index + 1].style == healed[-1].style
-                and run.visible_style[1:2] + run.visible_style[3:] == healed[-1].style[1:2] + healed[-1].style[3:]):
-            healed[-1].text += run.text + exact[index + 1].text
-            index += 2
-            continue
-        healed.append(_Run(run.style, run.text))
-        index += 1
-    return healed
+
+def _open(attribute: str, value: Value) -> str:
+    return f"<{attribute}:{value}>" if attribute in ("fg", "bg") else f"<{attribute}>"
 
 
 def _invisible_tail(cell: Cell) -> bool:
@@ -91,12 +49,58 @@ def _invisible_tail(cell: Cell) -> bool:
 
 
 def encode_row(row: tuple[Cell, ...]) -> str:
-    """One screen row as tagged text."""
+    """One screen row as tagged text, with a stack of open tags (outermost first)."""
     cells = [cell for cell in row if cell.char != ""]  # "" is the right half of a wide character
     while cells and _invisible_tail(cells[-1]):
         cells.pop()
-    runs = _runs(cells)
-    return "".join(run.render() for run in runs)
+    values = [_values(cell) for cell in cells]
+    out: list[str] = []
+    stack: list[tuple[str, Value]] = []
+    for index, cell in enumerate(cells):
+        open_now = dict(stack)
+        wanted: dict[str, Value] = {}
+        for attribute in _ATTRIBUTES:
+            value = values[index][attribute]
+            if value is None:  # invisible here: bridge a gap between two cells of the open value
+                upcoming = _next_value(values, index, attribute)
+                value = open_now.get(attribute) if upcoming == open_now.get(attribute) else None
+            if not _is_off(value):
+                wanted[attribute] = value
+        keep = 0
+        while keep < len(stack) and wanted.get(stack[keep][0]) == stack[keep][1]:
+            keep += 1
+        out.extend(f"</{attribute}>" for attribute, _ in reversed(stack[keep:]))
+        del stack[keep:]
+        kept = {attribute for attribute, _ in stack}
+        missing = [attribute for attribute in wanted if attribute not in kept]
+        # The attribute that lasts longest from here goes outermost, so it is opened only once.
+        missing.sort(key=lambda attribute: _run_length(values, index, attribute, wanted[attribute]), reverse=True)
+        for attribute in missing:
+            out.append(_open(attribute, wanted[attribute]))
+            stack.append((attribute, wanted[attribute]))
+        out.append("&lt;" if cell.char == "<" and _TAG_LOOKALIKE.match(_rest(cells, index)) else cell.char)
+    out.extend(f"</{attribute}>" for attribute, _ in reversed(stack))
+    return "".join(out)
+
+
+def _run_length(values: list[dict[str, Value]], start: int, attribute: str, value: Value) -> int:
+    length = 0
+    for cell_values in values[start:]:
+        if cell_values[attribute] is not None and cell_values[attribute] != value:
+            break
+        length += 1
+    return length
+
+
+def _next_value(values: list[dict[str, Value]], start: int, attribute: str) -> Value:
+    for cell_values in values[start:]:
+        if cell_values[attribute] is not None:
+            return cell_values[attribute]
+    return None
+
+
+def _rest(cells: list[Cell], start: int, span: int = 11) -> str:
+    return "".join(cell.char for cell in cells[start:start + span])
 
 
 def encode_semantic(snapshot: Snapshot) -> str:
