@@ -208,7 +208,8 @@ def spearman_pairs(pairs: list[tuple[int, int]]) -> Statistic:
     """Spearman's rho between the task-level values of each group pair."""
 
     def stat(tv: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return np.stack([spearman_masked(tv[..., a], tv[..., b], mask) for a, b in pairs], axis=-1)
+        cols = [spearman_masked(tv[..., a], tv[..., b], mask) for a, b in pairs]
+        return np.stack(cols, axis=-1) if cols else np.zeros(tv.shape[:-2] + (0,))
 
     return stat
 
@@ -222,7 +223,7 @@ def group_means(groups: list[int]) -> Statistic:
             ok = mask & ~np.isnan(tv[..., g])
             with np.errstate(invalid="ignore", divide="ignore"):
                 cols.append(np.where(ok, tv[..., g], 0.0).sum(-1) / ok.sum(-1))
-        return np.stack(cols, axis=-1)
+        return np.stack(cols, axis=-1) if cols else np.zeros(tv.shape[:-2] + (0,))
 
     return stat
 
@@ -237,7 +238,7 @@ def paired_differences(pairs: list[tuple[int, int]]) -> Statistic:
             ok = mask & ~np.isnan(diff)
             with np.errstate(invalid="ignore", divide="ignore"):
                 cols.append(np.where(ok, diff, 0.0).sum(-1) / ok.sum(-1))
-        return np.stack(cols, axis=-1)
+        return np.stack(cols, axis=-1) if cols else np.zeros(tv.shape[:-2] + (0,))
 
     return stat
 

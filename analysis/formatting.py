@@ -89,9 +89,10 @@ def html_table(table: Table) -> str:
 
 def comparison_text(result: Comparison) -> str:
     """The human-readable compare printout: one line per profile and measure, then the verdict."""
+    infra = result.infra_errors
     out = [f"baseline:  {result.baseline_run}", f"candidate: {result.candidate_run}",
-           f"tasks compared: {result.tasks}; infra errors excluded: baseline {result.infra_errors['baseline']}, "
-           f"candidate {result.infra_errors['candidate']}"]
+           f"tasks compared: {result.tasks}; infra errors excluded: baseline {infra['baseline']}, "
+           + f"candidate {infra['candidate']}"]
     if result.note:
         out.append(f"note: {result.note}")
     rows = [("profile", "measure", "baseline", "candidate", "difference [95% CI]", "verdict")]

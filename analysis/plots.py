@@ -7,10 +7,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from .loading import KEY_CLASSES  # noqa: E402
+from .loading import KEY_CLASSES
 
 CLASS_COLOURS = {"printable": "#4c72b0", "navigation": "#55a868", "deletion": "#c44e52", "control": "#8172b2"}
 
@@ -89,11 +89,12 @@ def correlation_heatmap(matrices: dict[str, dict], path: Path) -> Path:
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names, rotation=45, ha="right", fontsize=7)
         ax.set_yticks(range(len(names)))
-        ax.set_yticklabels(names, fontsize=7)
+        ax.set_yticklabels(names if ax is axes[0][0] else [], fontsize=7)
         for i in range(len(names)):
             for j in range(len(names)):
-                ax.text(j, i, "n/a" if not np.isfinite(rho[i, j]) else f"{rho[i, j]:.2f}", ha="center",
-                        va="center", fontsize=7)
+                v = rho[i, j]
+                ax.text(j, i, "n/a" if not np.isfinite(v) else f"{v:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if np.isfinite(v) and abs(v) > 0.6 else "black")
         ax.set_title(m)
     if image is not None:
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman rho")

@@ -36,8 +36,9 @@ def _counts(attempts: list[Attempt]) -> dict[str, dict[str, int]]:
     return out
 
 
-def build_report(runs: list[list[Attempt]], settings: Settings = Settings()) -> Report:
+def build_report(runs: list[list[Attempt]], settings: Settings | None = None) -> Report:
     """Tables 1-4, the PPI table and the data behind the figures; empty runs give empty tables."""
+    settings = settings or Settings()
     first = runs[0] if runs else []
     report = Report([r[0].run if r else "(empty)" for r in runs], _counts(first))
     ctx = context(first, settings)
@@ -121,6 +122,6 @@ def write_report(report: Report, out: Path | str) -> dict[str, Path]:
             **{name: out / name for _, name in figures}}
 
 
-def report_runs(paths: list[str | Path], out: Path | str, settings: Settings = Settings()) -> dict[str, Path]:
+def report_runs(paths: list[str | Path], out: Path | str, settings: Settings | None = None) -> dict[str, Path]:
     """The library call behind ``tuinaut report``."""
     return write_report(build_report(load_runs(list(paths)), settings), out)

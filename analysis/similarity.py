@@ -62,7 +62,7 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     for sym in b:
         u = v & peq.get(sym, 0)
         v = ((v + u) & full) | (v - u)
-    return m - bin(v).count("1")
+    return m - v.bit_count()
 
 
 def levenshtein_similarity(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:

@@ -28,7 +28,6 @@ from .measures import (
     pair_similarities,
     participant_means,
     profile_of,
-    profile_value,
     profiles,
     reliability,
     task_level,
@@ -118,8 +117,10 @@ def table1(ctx: Context, s: Settings) -> Table:
 
 
 def table2(ctx: Context, s: Settings) -> Table:
-    left, right = ctx.left, ctx.right
-    a, b = (left or "X")[:1].upper(), (right or "A")[:1].upper()
+    left, right = ctx.left or "left", ctx.right or "agent"
+    a, b = left[:1].upper(), right[:1].upper()
+    if a == b:
+        b = f"{b}'"
     names = [f"{a}-{a}", f"{a}-{b}", f"{b}-{b}"]
     t = Table("table2", f"Table 2. Trajectory similarity across {len(ctx.task_ids)} tasks",
               f"{names[0]}, {names[1]}, {names[2]}: {left} with {left}, {left} with {right}, {right} with {right}. "
@@ -128,7 +129,7 @@ def table2(ctx: Context, s: Settings) -> Table:
               f"{names[1]} minus {names[0]} (x100).",
               ["indicator", *names, f"rho {names[0]},{names[1]}", f"rho {names[0]},{names[2]}",
                f"rho {names[1]},{names[2]}", f"{names[1]} - {names[0]}"])
-    if left is None or right is None:
+    if ctx.left is None or ctx.right is None:
         t.note = "needs two profiles"
         return t
     data: list[list[list[float]]] = []
