@@ -25,8 +25,9 @@ CONTROL_SESSION = "control"  # hidden windows for init scripts, fixtures and ora
 _STATE_FORMAT = "#{cursor_x} #{cursor_y} #{cursor_flag} #{pane_dead} #{pane_dead_status} #{pane_width} #{pane_height}"
 
 # Server options: no status line (it is not part of the app's screen), dead panes keep their last
-# screen with no banner (the final snapshot must be what the app left), no scrollback, and a window
-# size that an attached client (the human harness) never changes.
+# screen with no banner (the final snapshot must be what the app left) and no scrollback. The
+# window size is pinned per window at creation (see new_session): tmux 3.3a crashes when
+# `window-size manual` is set globally before the first session exists.
 SERVER_CONFIG = """\
 set -g status off
 set -g remain-on-exit on
@@ -36,7 +37,6 @@ set -g history-limit 0
 set -g escape-time 0
 set -g exit-empty off
 set -g destroy-unattached off
-set -g window-size manual
 """
 
 
@@ -107,7 +107,8 @@ class TmuxServer:
         args = ["new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), "-c", cwd]
         for key, value in env.items():
             args += ["-e", f"{key}={value}"]
-        self.run(*args, command)
+        # Pinned so that an attached client (the human harness) never resizes what the TUI sees.
+        self.run(*args, command, ";", "set-option", "-w", "-t", f"{SESSION}:0", "window-size", "manual")
         return Pane(self, f"{SESSION}:0.0")
 
     def new_control_session(self) -> None:
