@@ -22,8 +22,11 @@ from ..local.summary import group_rows
               help="Attempts at once (default: the evaluation's spec.parallelism).")
 @click.option("--benchmark", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Benchmark root holding apps/ (default: nearest above the evaluation file).")
+@click.option("--metrics-port", type=click.IntRange(0, 65535), default=None,
+              help="Serve Prometheus metrics on this port (/metrics) while the run lasts.")
 @click.pass_context
-def command(ctx: click.Context, evaluation: Path, out: Path, parallel: int | None, benchmark: Path | None) -> None:
+def command(ctx: click.Context, evaluation: Path, out: Path, parallel: int | None, benchmark: Path | None,
+            metrics_port: int | None) -> None:
     """Run EVALUATION (an Evaluation YAML file) on this machine and write results to --out.
 
     Each attempt runs the TUI in a bubblewrap sandbox inside tmux, drives it with the configured
@@ -37,16 +40,25 @@ def command(ctx: click.Context, evaluation: Path, out: Path, parallel: int | Non
                   f"x {plan.evaluation.spec.repeats} repeats) -> {out}")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=console, transient=True)
+    metrics, labels = _serve_metrics(metrics_port, plan, console)
 
     def finished(spec, result) -> None:  # type: ignore[no-untyped-def]
         mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]", "infra_error": "[yellow]INFRA[/]"}[result.outcome]
         console.print(f"{mark} {spec.id}  {result.stop_reason}  AKE {result.keys.ake}  {result.duration_s:.1f}s"
                       + (f"  [dim]{(result.error or '').splitlines()[0][:120]}[/]" if result.error else ""))
         progress.advance(bar)
+        if metrics:
+            metrics.add_running(*labels, -1)
+            metrics.record_attempt_finished(result, *labels)
+            metrics.record_infra_retry(*labels, result.app, result.task, result.agent, count=result.infra_attempts - 1)
+
+    def started(spec, result) -> None:  # type: ignore[no-untyped-def]
+        if metrics:
+            metrics.add_running(*labels, 1)
 
     with progress:
         bar = progress.add_task("attempts", total=len(plan.attempts))
-        outcome = run_plan(plan, out, parallel=parallel, on_finish=finished)
+        outcome = run_plan(plan, out, parallel=parallel, on_start=started, on_finish=finished)
         progress.update(bar, completed=len(plan.attempts))
     if outcome.skipped:
         console.print(f"[dim]{outcome.skipped} attempts already finished in {out}: kept[/]")
@@ -56,6 +68,17 @@ def command(ctx: click.Context, evaluation: Path, out: Path, parallel: int | Non
     console.print(f"{passed}/{len(outcome.results)} passed, {infra} infrastructure errors. "
                   f"Summary: {out / 'summary.json'}; attempts under {attempt_dir(out, plan.attempts[0]).parents[3]}")
     ctx.exit(1 if infra else 0)
+
+
+def _serve_metrics(port: int | None, plan, console: Console):  # type: ignore[no-untyped-def]
+    if port is None:
+        return None, ()
+    from ..k8s.metrics import LOCAL_NAMESPACE, Metrics, start_metrics_server  # lazy: keeps the CLI start fast
+
+    metrics = Metrics()
+    server = start_metrics_server(port, metrics.registry)
+    console.print(f"[dim]metrics on http://{server.server_address[0]}:{server.server_port}/metrics[/]")
+    return metrics, (plan.evaluation.metadata.namespace or LOCAL_NAMESPACE, plan.evaluation.metadata.name)
 
 
 def _table(results) -> Table:  # type: ignore[no-untyped-def]

@@ -1,0 +1,1 @@
+"""The Kubernetes executor: kopf operator, Pod builder, metrics."""
