@@ -17,7 +17,6 @@ import time
 from itertools import combinations
 
 import numpy as np
-
 from tuinaut.analysis.bootstrap import Panel, bootstrap, combine, group_means, spearman_pairs
 from tuinaut.analysis.bootstrap_reference import bootstrap_loop, loop_spearman_pairs
 
