@@ -16,6 +16,7 @@ from .actors.reference import ScriptedActor
 from .attempt import AttemptSpec, run_attempt
 from .catalog import Catalog, TaskPackage, load_app, load_catalog, load_task
 from .errors import ConfigError
+from .local.executor import preflight
 from .model import AgentConfig, AttemptResult
 
 REFERENCE = AgentConfig(name="reference", kind="reference")
@@ -79,6 +80,7 @@ def validate(path: Path, *, execute: bool = False, repeats: int = 1, parallel: i
     report.fingerprinted = sum(1 for p in catalog.tasks.values() if p.task.fingerprints)
     if not execute or not catalog.tasks:
         return report
+    preflight()
     checks = []
     for package in catalog.tasks.values():
         checks += [_Check(package, f"reference #{n}", REFERENCE, True) for n in range(1, repeats + 1)]

@@ -26,6 +26,8 @@ from ..errors import ConfigError
 from ..model import AttemptResult, Evaluation
 from ..model.loader import load
 from ..record import atomic_write, read_result
+from ..sandbox.bwrap import require_bwrap
+from ..terminal.tmux import require_tmux
 from .summary import write_summary
 
 
@@ -66,9 +68,16 @@ class RunOutcome:
 Callback = Callable[[AttemptSpec, AttemptResult | None], None]
 
 
+def preflight() -> None:
+    """Fail fast, with the install hint, when a program every attempt needs is missing."""
+    require_tmux()
+    require_bwrap()
+
+
 def run_plan(plan: RunPlan, out: Path, *, parallel: int | None = None, on_start: Callback | None = None,
              on_finish: Callback | None = None, cancel: threading.Event | None = None) -> RunOutcome:
     """Run every attempt not yet final; infrastructure errors are retried up to the limit."""
+    preflight()
     out.mkdir(parents=True, exist_ok=True)
     _pin_evaluation(plan, out)
     outcome = RunOutcome()

@@ -60,5 +60,5 @@ def first_screen(pane: Pane, ready: Readiness, policy: Settle) -> Snapshot:
             return snapshot
         time.sleep(policy.poll_ms / 1000)
     shown = snapshot.plain[-300:] if snapshot is not None else ""
-    what = f"a screen matching {ready.pattern!r}" if pattern else "a stable non-blank screen"
+    what = f"screen matching {ready.pattern!r}" if pattern else "stable non-blank screen"
     raise InfraError("tui_never_rendered", f"no {what} within {ready.timeout_s:g}s; last screen: {shown!r}")
