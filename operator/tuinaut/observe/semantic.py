@@ -54,6 +54,7 @@ def encode_row(row: tuple[Cell, ...]) -> str:
     while cells and _invisible_tail(cells[-1]):
         cells.pop()
     values = [_values(cell) for cell in cells]
+    ahead = _Lookahead(values)
     out: list[str] = []
     stack: list[tuple[str, Value]] = []
     for index, cell in enumerate(cells):
@@ -62,7 +63,7 @@ def encode_row(row: tuple[Cell, ...]) -> str:
         for attribute in _ATTRIBUTES:
             value = values[index][attribute]
             if value is None:  # invisible here: bridge a gap between two cells of the open value
-                upcoming = _next_value(values, index, attribute)
+                upcoming = ahead.next_value(index, attribute)
                 value = open_now.get(attribute) if upcoming == open_now.get(attribute) else None
             if not _is_off(value):
                 wanted[attribute] = value
@@ -74,7 +75,7 @@ def encode_row(row: tuple[Cell, ...]) -> str:
         kept = {attribute for attribute, _ in stack}
         missing = [attribute for attribute in wanted if attribute not in kept]
         # The attribute that lasts longest from here goes outermost, so it is opened only once.
-        missing.sort(key=lambda attribute: _run_length(values, index, attribute, wanted[attribute]), reverse=True)
+        missing.sort(key=lambda attribute: ahead.run_length(index, attribute, wanted[attribute]), reverse=True)
         for attribute in missing:
             out.append(_open(attribute, wanted[attribute]))
             stack.append((attribute, wanted[attribute]))
@@ -83,20 +84,38 @@ def encode_row(row: tuple[Cell, ...]) -> str:
     return "".join(out)
 
 
-def _run_length(values: list[dict[str, Value]], start: int, attribute: str, value: Value) -> int:
-    length = 0
-    for cell_values in values[start:]:
-        if cell_values[attribute] is not None and cell_values[attribute] != value:
-            break
-        length += 1
-    return length
+class _Lookahead:
+    """Per-row tables (one backward pass per attribute) so lookups are O(1), not a rescan."""
 
+    def __init__(self, values: list[dict[str, Value]]) -> None:
+        self.values = values
+        n = len(values)
+        self.nones: dict[str, list[int]] = {}
+        self.same: dict[str, list[int]] = {}
+        for attribute in _ATTRIBUTES:
+            nones, same = [0] * (n + 1), [0] * (n + 1)
+            following: Value = None  # the value of the nearest non-None cell to the right
+            for index in range(n - 1, -1, -1):
+                value = values[index][attribute]
+                if value is None:
+                    nones[index] = nones[index + 1] + 1
+                    same[index] = same[index + 1]
+                else:
+                    same[index] = 1 + nones[index + 1] + (same[index + 1] if following == value else 0)
+                    following = value
+            self.nones[attribute], self.same[attribute] = nones, same
 
-def _next_value(values: list[dict[str, Value]], start: int, attribute: str) -> Value:
-    for cell_values in values[start:]:
-        if cell_values[attribute] is not None:
-            return cell_values[attribute]
-    return None
+    def next_value(self, start: int, attribute: str) -> Value:
+        index = start + self.nones[attribute][start]
+        return self.values[index][attribute] if index < len(self.values) else None
+
+    def run_length(self, start: int, attribute: str, value: Value) -> int:
+        """Cells from ``start`` showing ``value`` for this attribute (cells that do not care count)."""
+        nones = self.nones[attribute][start]
+        index = start + nones
+        if index >= len(self.values) or self.values[index][attribute] != value:
+            return nones
+        return nones + self.same[attribute][index]
 
 
 def _rest(cells: list[Cell], start: int, span: int = 11) -> str:
