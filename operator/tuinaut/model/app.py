@@ -35,8 +35,8 @@ class Readiness(Spec):
 class Settle(Spec):
     """How long the screen must stay unchanged before it counts as settled after an action."""
 
-    quiet_ms: int = Field(60, ge=5, le=5000, description="Unchanged for this long means settled.")
-    poll_ms: int = Field(8, ge=1, le=1000, description="Pause between two captures.")
+    quiet_ms: int = Field(40, ge=5, le=5000, description="Unchanged for this long means settled.")
+    poll_ms: int = Field(5, ge=1, le=1000, description="Pause between two captures.")
     max_ms: int = Field(3000, ge=50, le=60000, description="Give up waiting for stability after this long.")
 
 

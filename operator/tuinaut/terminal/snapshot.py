@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import pyte
 
@@ -139,15 +139,29 @@ def _row_text_with_columns(row: tuple[Cell, ...]) -> tuple[str, list[int]]:
 def parse_capture(raw: str, *, width: int, height: int, cursor: tuple[int, int] = (0, 0),
                   cursor_visible: bool = True, exited: bool = False, exit_status: int | None = None) -> Snapshot:
     """Parse the text of ``capture-pane -p -e`` (rows separated by newlines) into a Snapshot."""
+    return _parse(raw, width, height, cursor, cursor_visible, exited, exit_status)
+
+
+# Settling usually ends on a screen identical to one already parsed (a key that changed nothing,
+# a screen polled twice): those reuse the frozen Snapshot instead of paying pyte again.
+@lru_cache(maxsize=16)
+def _parse(raw: str, width: int, height: int, cursor: tuple[int, int], cursor_visible: bool, exited: bool,
+           exit_status: int | None) -> Snapshot:
     screen = _Screen(width, height)
     stream = pyte.Stream(screen)
     stream.feed(raw.replace("\n", "\r\n"))
+    # Most cells share a handful of styles: convert each distinct pyte Char once.
+    converted: dict[object, Cell] = {}
     rows = []
     for y in range(height):
         line = screen.buffer[y]
-        rows.append(tuple(
-            Cell(ch.data, ch.fg, ch.bg, ch.bold, ch.reverse, ch.underscore)
-            for ch in (line[x] for x in range(width))
-        ))
+        row = []
+        for x in range(width):
+            char = line[x]
+            cell = converted.get(char)
+            if cell is None:
+                cell = converted[char] = Cell(char.data, char.fg, char.bg, char.bold, char.reverse, char.underscore)
+            row.append(cell)
+        rows.append(tuple(row))
     return Snapshot(width=width, height=height, rows=tuple(rows), cursor=cursor, cursor_visible=cursor_visible,
                     exited=exited, exit_status=exit_status, raw=raw)
