@@ -88,24 +88,25 @@ def load_catalog(root: Path, *, strict: bool = True) -> Catalog:
     if not apps_dir.is_dir():
         raise ConfigError("no apps/ directory here: expected <root>/apps/<app>/app.yaml", file=root)
     catalog = Catalog(root=root)
-    for app_dir in sorted(p for p in apps_dir.iterdir() if p.is_dir()):
+
+    def attempt(load, *args):  # type: ignore[no-untyped-def]
         try:
-            app = load_app(app_dir)
+            return load(*args)
         except ConfigError as exc:
             if strict:
                 raise
             catalog.problems.append(str(exc))
+            return None
+
+    for app_dir in sorted(p for p in apps_dir.iterdir() if p.is_dir()):
+        app = attempt(load_app, app_dir)
+        if app is None:
             continue
         catalog.apps[app.name] = app
         for task_dir in sorted(p for p in (app_dir / "tasks").glob("*") if p.is_dir()):
-            try:
-                package = load_task(app, task_dir)
-            except ConfigError as exc:
-                if strict:
-                    raise
-                catalog.problems.append(str(exc))
-                continue
-            catalog.tasks[package.id] = package
+            package = attempt(load_task, app, task_dir)
+            if package is not None:
+                catalog.tasks[package.id] = package
     return catalog
 
 
