@@ -29,18 +29,24 @@ _ATTRIBUTES = ("fg", "bg", "bold", "reverse", "underline")
 Value = str | bool | None  # None: this cell does not care (the text colour of a space)
 
 
-def _values(cell: Cell) -> dict[str, Value]:
-    blank = cell.char == " "
-    return {"fg": None if blank else cell.fg, "bg": cell.bg, "bold": None if blank else cell.bold,
-            "reverse": cell.reverse, "underline": cell.underline}
+def _values(cell: Cell) -> tuple[Value, ...]:
+    """The cell's value per attribute, in ``_ATTRIBUTES`` order; None where a user cannot see it."""
+    if cell.char == " ":
+        return (None, cell.bg, None, cell.reverse, cell.underline)
+    return (cell.fg, cell.bg, cell.bold, cell.reverse, cell.underline)
 
 
 def _is_off(value: Value) -> bool:
     return value is None or value is False or value == DEFAULT
 
 
-def _open(attribute: str, value: Value) -> str:
-    return f"<{attribute}:{value}>" if attribute in ("fg", "bg") else f"<{attribute}>"
+def _open(attribute: int, value: Value) -> str:
+    name = _ATTRIBUTES[attribute]
+    return f"<{name}:{value}>" if attribute < 2 else f"<{name}>"
+
+
+def _close(attribute: int) -> str:
+    return f"</{_ATTRIBUTES[attribute]}>"
 
 
 def _invisible_tail(cell: Cell) -> bool:
@@ -48,74 +54,71 @@ def _invisible_tail(cell: Cell) -> bool:
     return cell.char in (" ", "") and cell.bg == DEFAULT and not cell.reverse and not cell.underline
 
 
+def _next_value(values: list[tuple[Value, ...]], start: int, attribute: int,
+                memo: dict[int, tuple[int, Value]]) -> Value:
+    """The first visible value at or after ``start``; memoised, since a row of spaces asks repeatedly."""
+    cached = memo.get(attribute)
+    if cached is not None and start <= cached[0]:
+        return cached[1]
+    index = start
+    while index < len(values) and values[index][attribute] is None:
+        index += 1
+    value = values[index][attribute] if index < len(values) else None
+    memo[attribute] = (index, value)
+    return value
+
+
+def _run_length(values: list[tuple[Value, ...]], start: int, attribute: int, value: Value) -> int:
+    length = 0
+    for cell_values in values[start:]:
+        if cell_values[attribute] is not None and cell_values[attribute] != value:
+            break
+        length += 1
+    return length
+
+
 def encode_row(row: tuple[Cell, ...]) -> str:
-    """One screen row as tagged text, with a stack of open tags (outermost first)."""
+    """One screen row as tagged text, with a stack of open tags (outermost first).
+
+    Lookahead (the next visible value, the length of a run) is only computed where a decision
+    needs it: bridging a space while a tag is open, or ordering two tags opened at once.
+    """
     cells = [cell for cell in row if cell.char != ""]  # "" is the right half of a wide character
     while cells and _invisible_tail(cells[-1]):
         cells.pop()
     values = [_values(cell) for cell in cells]
-    ahead = _Lookahead(values)
     out: list[str] = []
-    stack: list[tuple[str, Value]] = []
+    stack: list[tuple[int, Value]] = []
+    previous: tuple[Value, ...] | None = None
+    memo: dict[int, tuple[int, Value]] = {}
     for index, cell in enumerate(cells):
+        current = values[index]
         open_now = dict(stack)
-        wanted: dict[str, Value] = {}
-        for attribute in _ATTRIBUTES:
-            value = values[index][attribute]
-            if value is None:  # invisible here: bridge a gap between two cells of the open value
-                upcoming = ahead.next_value(index, attribute)
-                value = open_now.get(attribute) if upcoming == open_now.get(attribute) else None
-            if not _is_off(value):
-                wanted[attribute] = value
-        keep = 0
-        while keep < len(stack) and wanted.get(stack[keep][0]) == stack[keep][1]:
-            keep += 1
-        out.extend(f"</{attribute}>" for attribute, _ in reversed(stack[keep:]))
-        del stack[keep:]
-        kept = {attribute for attribute, _ in stack}
-        missing = [attribute for attribute in wanted if attribute not in kept]
-        # The attribute that lasts longest from here goes outermost, so it is opened only once.
-        missing.sort(key=lambda attribute: ahead.run_length(index, attribute, wanted[attribute]), reverse=True)
-        for attribute in missing:
-            out.append(_open(attribute, wanted[attribute]))
-            stack.append((attribute, wanted[attribute]))
+        if current != previous or any(value is None and attribute in open_now and index > memo.get(attribute, (-1, None))[0]
+                                      for attribute, value in enumerate(current)):
+            wanted: dict[int, Value] = {}
+            for attribute, value in enumerate(current):
+                if value is None and attribute in open_now:  # bridge a gap between two cells of one value
+                    value = open_now[attribute] if _next_value(values, index, attribute, memo) == open_now[attribute] \
+                        else None
+                if not _is_off(value):
+                    wanted[attribute] = value
+            keep = 0
+            while keep < len(stack) and wanted.get(stack[keep][0]) == stack[keep][1]:
+                keep += 1
+            out.extend(_close(attribute) for attribute, _ in reversed(stack[keep:]))
+            del stack[keep:]
+            kept = {attribute for attribute, _ in stack}
+            missing = [attribute for attribute in wanted if attribute not in kept]
+            if len(missing) > 1:  # the attribute lasting longest from here goes outermost: opened once
+                missing.sort(key=lambda a: _run_length(values, index, a, wanted[a]), reverse=True)
+            for attribute in missing:
+                out.append(_open(attribute, wanted[attribute]))
+                stack.append((attribute, wanted[attribute]))
+            previous = current
         out.append("&lt;" if cell.char == "<" and _TAG_LOOKALIKE.match(_rest(cells, index)) else cell.char)
-    out.extend(f"</{attribute}>" for attribute, _ in reversed(stack))
+    out.extend(_close(attribute) for attribute, _ in reversed(stack))
     return "".join(out)
-
-
-class _Lookahead:
-    """Per-row tables (one backward pass per attribute) so lookups are O(1), not a rescan."""
-
-    def __init__(self, values: list[dict[str, Value]]) -> None:
-        self.values = values
-        n = len(values)
-        self.nones: dict[str, list[int]] = {}
-        self.same: dict[str, list[int]] = {}
-        for attribute in _ATTRIBUTES:
-            nones, same = [0] * (n + 1), [0] * (n + 1)
-            following: Value = None  # the value of the nearest non-None cell to the right
-            for index in range(n - 1, -1, -1):
-                value = values[index][attribute]
-                if value is None:
-                    nones[index] = nones[index + 1] + 1
-                    same[index] = same[index + 1]
-                else:
-                    same[index] = 1 + nones[index + 1] + (same[index + 1] if following == value else 0)
-                    following = value
-            self.nones[attribute], self.same[attribute] = nones, same
-
-    def next_value(self, start: int, attribute: str) -> Value:
-        index = start + self.nones[attribute][start]
-        return self.values[index][attribute] if index < len(self.values) else None
-
-    def run_length(self, start: int, attribute: str, value: Value) -> int:
-        """Cells from ``start`` showing ``value`` for this attribute (cells that do not care count)."""
-        nones = self.nones[attribute][start]
-        index = start + nones
-        if index >= len(self.values) or self.values[index][attribute] != value:
-            return nones
-        return nones + self.same[attribute][index]
 
 
 def _rest(cells: list[Cell], start: int, span: int = 11) -> str:
