@@ -50,8 +50,8 @@ def key_class_bars(shares: dict[str, dict[str, float]], path: Path) -> Path:
         left += width
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of atomic key events (%)")
-    ax.set_title("Key-class composition")
-    ax.legend(ncol=4, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25))
+    ax.set_title("Key-class composition", pad=24)
+    ax.legend(ncol=4, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     return _save(fig, path)
 
 
