@@ -20,7 +20,8 @@ if [ ! -x .venv/bin/python ]; then
   $PY -m venv .venv
 fi
 echo "[setup] pip install -e .[test]" >&2
-.venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
+# (this machine's pip config names mirror folders that may be absent: drop those warnings only)
+.venv/bin/pip install -q --disable-pip-version-check -e ".[test]" 2> >(grep -v "^WARNING: Location" >&2)
 
 # The benchmark's apps (Debian packages, PyPI apps in /opt/tuinaut/apps), from their app.yaml files.
 if ! .venv/bin/tuinaut apps benchmark >/dev/null 2>&1; then

@@ -52,7 +52,7 @@ def group_rows(results: Iterable[AttemptResult]) -> list[GroupRow]:
             task=task, agent=agent, attempts=len(items), passed=sum(r.passed for r in judged),
             infra_errors=len(items) - len(judged),
             median_ake=_median([r.keys.ake for r in judged]),
-            median_reasoning_tokens=_median([r.tokens.reasoning for r in judged]),
+            median_reasoning_tokens=_median([r.tokens.reasoning for r in judged if r.agent_kind == "llm"]),
             median_duration_s=_median([r.duration_s for r in judged]),
         ))
     return rows
