@@ -165,3 +165,20 @@ def test_cli_validate_json_flags_unsound_tasks(bench, tmp_path) -> None:
     assert "demo/trivial: noop: must fail but passed" in problems
     assert "demo/wrong-reference: reference #1: must pass but failed" in problems
     assert "demo/sound" not in problems
+
+
+def test_missing_api_key_fails_before_any_sandbox(bench, tmp_path, monkeypatch) -> None:
+    _bench(bench, 1)
+    path = bench.evaluation(agents=[{"name": "gpt", "kind": "llm", "model": "m", "baseURL": "http://127.0.0.1:9/v1",
+                                     "apiKeyEnv": "TUINAUT_TEST_MISSING_KEY"}])
+    monkeypatch.delenv("TUINAUT_TEST_MISSING_KEY", raising=False)
+    from tuinaut.errors import ConfigError
+
+    plan = plan_evaluation(path, bench.root)
+    try:
+        run_plan(plan, tmp_path / "run")
+    except ConfigError as exc:
+        assert exc.file == str(path) and "TUINAUT_TEST_MISSING_KEY is not set" in exc.reason
+    else:
+        raise AssertionError("a missing key must stop the run before it starts")
+    assert not (tmp_path / "run" / "attempts").exists()

@@ -68,16 +68,25 @@ class RunOutcome:
 Callback = Callable[[AttemptSpec, AttemptResult | None], None]
 
 
-def preflight() -> None:
-    """Fail fast, with the install hint, when a program every attempt needs is missing."""
+def preflight(plan: RunPlan | None = None) -> None:
+    """Fail fast, before any sandbox starts: a missing program (with its install hint) or a
+    missing API key for an LLM agent (naming the variable, never a value)."""
     require_tmux()
     require_bwrap()
+    for agent in plan.evaluation.spec.agents if plan else ():
+        if agent.kind == "llm":
+            from ..actors.llm import resolve_api_key
+
+            try:
+                resolve_api_key(agent)
+            except ConfigError as exc:
+                raise ConfigError(exc.reason, file=plan.source, field=exc.field) from None
 
 
 def run_plan(plan: RunPlan, out: Path, *, parallel: int | None = None, on_start: Callback | None = None,
              on_finish: Callback | None = None, cancel: threading.Event | None = None) -> RunOutcome:
     """Run every attempt not yet final; infrastructure errors are retried up to the limit."""
-    preflight()
+    preflight(plan)
     out.mkdir(parents=True, exist_ok=True)
     _pin_evaluation(plan, out)
     outcome = RunOutcome()
