@@ -12,7 +12,7 @@ from ..errors import ConfigError, MissingToolError, TuinautError
 
 # Subcommand modules; each defines a click command named ``command``. They load lazily, so one
 # command's heavy imports (kubernetes, matplotlib) never slow down or break another.
-COMMAND_MODULES = ("run", "validate", "apps", "report", "compare", "human", "crds", "pod", "results", "operator")
+COMMAND_MODULES = ("run", "validate", "apps", "report", "compare", "human", "crds", "pod", "results", "operator", "images")
 
 
 class LazyGroup(click.Group):

@@ -94,6 +94,8 @@ class Limits(Spec):
     attempt_timeout_s: float = Field(600.0, gt=0, description="Wall-clock limit for one attempt (a task's own may be lower).")
     max_consecutive_invalid: int = Field(5, ge=1, le=1000, description="Invalid actions in a row that end an attempt.")
     infra_retries: int = Field(2, ge=0, le=20, description="Retries of an attempt that failed for infrastructure reasons.")
+    infra_failure_budget: int | None = Field(None, ge=1, description="Cluster only: infrastructure failures (retries "
+                                             "included) after which the Evaluation fails and its running Attempts stop.")
 
 
 class EvaluationSpec(Spec):
