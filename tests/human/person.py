@@ -71,10 +71,15 @@ class Person:
         return needle in self.output
 
     def wait_text(self, text: str, timeout_s: float = 15.0) -> None:
-        wait_for(lambda: self.saw(text), timeout_s, f"{text!r} on the person's screen")
+        try:
+            wait_for(lambda: self.saw(text) or not self.child.isalive(), timeout_s, f"{text!r} on the person's screen")
+            if not self.saw(text):
+                raise AssertionError(f"the harness exited before showing {text!r}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the screen got: {self.output[-2000:]!r}") from None
 
     def type(self, data: bytes) -> None:
-        self.child.write(data) if False else self.child.send(data)
+        self.child.send(data)
 
     def wait_exit(self, timeout_s: float = 30.0) -> int:
         wait_for(lambda: not self.child.isalive(), timeout_s, "the harness to exit")

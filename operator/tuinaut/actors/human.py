@@ -45,7 +45,7 @@ class KeystrokeLog:
 
     def __init__(self, path: Path | None, start: float) -> None:
         self.start = start
-        self._file: IO[str] | None = open(path, "a", encoding="utf-8") if path else None
+        self._file: IO[str] | None = open(path, "a", encoding="utf-8") if path else None  # noqa: SIM115
 
     def write(self, event: str, t: float, **fields: Any) -> None:
         if self._file is not None:

@@ -75,7 +75,7 @@ def vocabulary_name(press: KeyPress) -> str | None:
     value = key.value
     name = _ALIASES.get(value)
     if name is None:
-        if value.startswith("c-s-") or value.startswith("<"):
+        if value.startswith(("c-s-", "<")):
             return None
         name = value.replace("pageup", "page_up").replace("pagedown", "page_down")
         if name.startswith("c-"):
@@ -147,9 +147,8 @@ class KeyDecoder:
         return out
 
     def _take(self, press: KeyPress, out: list[DecodedKey]) -> None:
-        if self._sequence is not None:
-            if self._continue_sequence(press, out):
-                return
+        if self._sequence is not None and self._continue_sequence(press, out):
+            return
         if self._escape is not None:
             escape, self._escape = self._escape, None
             if escape.data == _ESC and press.key in ("[", "O") and press.data == press.key:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import PressAction
-from ..sandbox.bwrap import BwrapSandbox
 from ..sandbox.base import SANDBOX_HOME
+from ..sandbox.bwrap import BwrapSandbox
 from ..terminal.tmux import Pane
 
 UNKNOWN_PREFIX = "unknown:"

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -139,7 +139,7 @@ class SessionLog:
         self.path = directory / "session.jsonl"
 
     def write(self, event: str, **fields: object) -> None:
-        line = {"event": event, "at": datetime.now(timezone.utc).isoformat(), **fields}
+        line = {"event": event, "at": datetime.now(UTC).isoformat(), **fields}
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(line, default=str) + "\n")
 
@@ -192,22 +192,22 @@ def run_session(plan: HumanPlan, out: Path, terminal: PersonTerminal, *,
 
 
 def _run_one(spec: AttemptSpec, directory: Path, terminal: PersonTerminal, header: str) -> AttemptResult:
+    sandboxes: list[Sandbox] = []
+
+    def make_sandbox(spec: AttemptSpec, directory: Path) -> Sandbox:
+        sandbox = SeatSandbox(directory / "sandbox", read_only_paths=spec.package.app.sandbox.read_only_paths)
+        sandboxes.append(sandbox)
+        return sandbox
+
+    def make_actor(context: ActorContext) -> HumanActor:
+        return HumanActor(context, terminal, sandboxes[-1].ctl_host / "tmux.sock", header=header,
+                          log_path=directory / "keystrokes.jsonl")
+
     tries = 0
     while True:
         tries += 1
         terminal.write(CLEAR)
         terminal.write("Starting the app...\n")
-        sandboxes: list[Sandbox] = []
-
-        def make_sandbox(spec: AttemptSpec, directory: Path) -> Sandbox:
-            sandbox = SeatSandbox(directory / "sandbox", read_only_paths=spec.package.app.sandbox.read_only_paths)
-            sandboxes.append(sandbox)
-            return sandbox
-
-        def make_actor(context: ActorContext) -> HumanActor:
-            return HumanActor(context, terminal, sandboxes[-1].ctl_host / "tmux.sock", header=header,
-                              log_path=directory / "keystrokes.jsonl")
-
         result = run_attempt(spec, directory, make_actor=make_actor, make_sandbox=make_sandbox)
         # Only provisioning failures are retried at once: the person has not seen the task yet.
         seen = (directory / "keystrokes.jsonl").exists()
@@ -270,8 +270,8 @@ def _briefing_text(spec: AttemptSpec, index: int, total: int, note: str, size: t
               "Use only the keyboard. When you think the task is done, press Ctrl+G three times quickly.",
               "Your time counts from when the app appears until that Ctrl+G.", ""]
     if too_small:
-        lines += [f"!! Your terminal is {size[0]}x{size[1]}, smaller than this task needs "
-                  f"({too_small[0]}x{too_small[1]}): enlarge the window or make the font smaller.",
+        lines += [(f"!! Your terminal is {size[0]}x{size[1]}, smaller than this task needs "
+                   f"({too_small[0]}x{too_small[1]}): enlarge the window or make the font smaller."),
                   "   This screen rechecks by itself; press s to start anyway.", ""]
     lines += ["Press Enter to start, or q to stop here (run the same command again to resume)."]
     return "\n".join(lines) + "\n"

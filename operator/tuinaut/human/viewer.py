@@ -28,6 +28,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..errors import TuinautError
 from ..terminal.tmux import SESSION, TmuxServer, require_tmux
 from .terminal import CLEAR, INPUT_MODES_OFF, SCREEN_RESET, PersonTerminal
 
@@ -151,6 +152,12 @@ class Viewer:
             signal.signal(signal.SIGWINCH, self._previous_winch)  # type: ignore[arg-type]
             self._previous_winch = None
         if self._process is not None:
+            if self._process.poll() is None:
+                try:  # a detached client restores the terminal modes it set; fall back to a signal
+                    TmuxServer(self.socket_path).run("detach-client", "-s", SESSION)
+                    self._process.wait(timeout=1)
+                except (TuinautError, subprocess.TimeoutExpired):
+                    pass  # the server is already gone, or the client hung: it gets a signal below
             if self._process.poll() is None:
                 self._process.terminate()
                 try:
