@@ -73,7 +73,11 @@ def preflight(plan: RunPlan | None = None) -> None:
     missing API key for an LLM agent (naming the variable, never a value)."""
     require_tmux()
     require_bwrap()
-    for agent in plan.evaluation.spec.agents if plan else ():
+    for index, agent in enumerate(plan.evaluation.spec.agents if plan else ()):
+        if agent.kind == "human":
+            raise ConfigError(f"agent {agent.name!r} is a person: run it with `tuinaut human --evaluation "
+                              f"{plan.source} --participant ID --out DIR`", file=plan.source,
+                              field=f"spec.agents[{index}].kind")
         if agent.kind == "llm":
             from ..actors.llm import resolve_api_key
 
