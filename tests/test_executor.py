@@ -8,8 +8,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from pathlib import Path
 
 from tuinaut.local.executor import attempt_dir, plan_evaluation, run_plan
 from tuinaut.record import read_result

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from support import BENCHMARK, write_yaml
 from tuinaut.catalog import load_catalog
 from tuinaut.errors import ConfigError
 from tuinaut.fingerprints import fingerprint
 from tuinaut.model import Evaluation
 from tuinaut.model.loader import load
-
-from support import BENCHMARK, write_yaml
 
 GOOD_TASK = {"assertions": [{"type": "check_screen", "text": "x"}], "reference": [{"press": "enter"}]}
 

@@ -14,14 +14,24 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .actors import Actor, ActorContext, Decision, Observation, StopAttempt, create_actor
 from .catalog import TaskPackage
 from .costs import Clock, key_events, keys_of, tally
 from .errors import InfraError, TuinautError
-from .model import AgentConfig, AttemptResult, KeyEvent, Limits, PressAction, SubmitAction, TokenCosts, TypeAction, WaitAction
+from .model import (
+    AgentConfig,
+    AttemptResult,
+    KeyEvent,
+    Limits,
+    PressAction,
+    SubmitAction,
+    TokenCosts,
+    TypeAction,
+    WaitAction,
+)
 from .oracle import verify
 from .record import AttemptFiles, TrajectoryWriter
 from .sandbox.base import Sandbox
@@ -82,7 +92,7 @@ def run_attempt(spec: AttemptSpec, directory: Path, *, make_actor: ActorFactory 
     if directory.exists():
         shutil.rmtree(directory)
     files = AttemptFiles(directory)
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     wall = time.monotonic()
     package = spec.package
     result_fields: dict = dict(
@@ -125,7 +135,7 @@ def run_attempt(spec: AttemptSpec, directory: Path, *, make_actor: ActorFactory 
         finally:
             sandbox.stop()
         result.duration_s = round(time.monotonic() - wall, 3)
-        result.finished_at = datetime.now(timezone.utc)
+        result.finished_at = datetime.now(UTC)
         trajectory.write("stop", t=clock(), stop_reason=result.stop_reason, outcome=result.outcome)
     files.write_result(result)
     return result

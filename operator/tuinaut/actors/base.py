@@ -7,8 +7,9 @@ sees files, processes or oracle results: only what a user in the seat would see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from ..catalog import TaskPackage
 from ..model import Action, AgentConfig

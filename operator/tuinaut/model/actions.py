@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
@@ -57,5 +57,5 @@ class SubmitAction(_Action):
     action: Literal["submit"] = "submit"
 
 
-Action = Annotated[Union[TypeAction, PressAction, WaitAction, SubmitAction], Field(discriminator="action")]
+Action = Annotated[TypeAction | PressAction | WaitAction | SubmitAction, Field(discriminator="action")]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -84,7 +84,7 @@ class CheckScreenHighlight(_TextMatch):
 
 
 Assertion = Annotated[
-    Union[CheckShell, CheckFilesystem, CheckFilesystemContent, CheckScreen, CheckScreenAbsent, CheckScreenHighlight],
+    CheckShell | CheckFilesystem | CheckFilesystemContent | CheckScreen | CheckScreenAbsent | CheckScreenHighlight,
     Field(discriminator="type"),
 ]
 SCREEN_ASSERTIONS = (CheckScreen, CheckScreenAbsent, CheckScreenHighlight)

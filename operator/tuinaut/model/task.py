@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from .actions import ACTION_ADAPTER, Action, SubmitAction
 from .app import NAME_PATTERN
@@ -68,9 +68,8 @@ def _validate_path(steps: Any) -> list[Action]:
     for index, raw in enumerate(expand_steps(steps)):
         try:
             actions.append(ACTION_ADAPTER.validate_python(raw))
-        except Exception as exc:  # pydantic's message already names the reason; add the step
-            first = getattr(exc, "errors", lambda: [{"msg": str(exc)}])()[0]["msg"]
-            raise ValueError(f"step {index} ({raw.get('action')}): {first}") from None
+        except ValidationError as exc:  # pydantic's message names the reason; add which step
+            raise ValueError(f"step {index} ({raw.get('action')}): {exc.errors()[0]['msg']}") from None
     if actions and isinstance(actions[-1], SubmitAction):
         actions.pop()  # submit is implicit at the end of every path
     if any(isinstance(a, SubmitAction) for a in actions):

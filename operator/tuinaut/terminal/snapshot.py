@@ -46,7 +46,7 @@ class _Screen(pyte.Screen):
                    7: ("reverse", True), 27: ("reverse", False), 9: ("strikethrough", True),
                    29: ("strikethrough", False)}
 
-    def select_graphic_rendition(self, *attrs: int, private: bool = False) -> None:  # noqa: C901
+    def select_graphic_rendition(self, *attrs: int, private: bool = False) -> None:
         params = list(attrs) or [0]
         changes: dict[str, object] = {}
         i = 0
