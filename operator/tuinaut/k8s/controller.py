@@ -263,7 +263,8 @@ class Controller:
                 all(k not in old for k, v in new.items() if v is None):
             return False
         meta = body["metadata"]
-        patched = self.kube.patch(self.kube.custom(plural, meta["namespace"], meta["name"], "status"), {"status": new})
+        patched = self.kube.patch(self.kube.custom(plural, meta["namespace"], meta["name"], "status"),
+                                  {"status": _without_empty_strings(new)})
         if patched is not None:
             body["status"] = patched.get("status") or {}
         return patched is not None
@@ -282,3 +283,12 @@ class Controller:
                     self.reconcile_attempt(attempt["metadata"]["namespace"], attempt["metadata"]["name"])
             for evaluation in self.kube.list(self.kube.custom(EVALUATIONS, namespace)):
                 self.reconcile_evaluation(evaluation["metadata"]["namespace"], evaluation["metadata"]["name"])
+
+
+def _without_empty_strings(value: Any) -> Any:
+    """Kubernetes 1.20 reads "" in a custom resource's typed string field as null and rejects it: leave them out."""
+    if isinstance(value, dict):
+        return {k: _without_empty_strings(v) for k, v in value.items() if v != ""}
+    if isinstance(value, list):
+        return [_without_empty_strings(v) for v in value]
+    return value

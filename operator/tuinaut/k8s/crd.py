@@ -26,23 +26,25 @@ _EVALUATION_RULES: dict[tuple[str, ...], dict[str, Any]] = {
 _KEEP = ("description", "pattern", "maxLength", "minLength", "maxItems", "minItems", "minimum", "maximum", "enum")
 
 
-def openapi_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The structural OpenAPI v3 schema of a model, as a CRD wants it ($refs inlined, no nulls)."""
+def openapi_schema(model: type[BaseModel], *, defaults: bool = True) -> dict[str, Any]:
+    """The structural OpenAPI v3 schema of a model, as a CRD wants it ($refs inlined, no nulls).
+
+    ``defaults=False`` leaves defaults out (statuses: the controller writes every field it means)."""
     raw = model.model_json_schema(by_alias=True, mode="validation")
-    return _convert(raw, raw.get("$defs", {}))
+    return _convert(raw, raw.get("$defs", {}), defaults)
 
 
-def _convert(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+def _convert(node: dict[str, Any], defs: dict[str, Any], defaults: bool = True) -> dict[str, Any]:
     if "$ref" in node:
         target = defs[node["$ref"].rsplit("/", 1)[-1]]
         merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-        return _convert(merged, defs)
+        return _convert(merged, defs, defaults)
     if "anyOf" in node:
         options = [option for option in node["anyOf"] if option.get("type") != "null"]
         if len(options) != 1:
             raise ValueError(f"cannot express a union in a structural schema: {node}")
         outer = {k: v for k, v in node.items() if k != "anyOf"}
-        return _convert({**options[0], **outer}, defs)
+        return _convert({**options[0], **outer}, defs, defaults)
     out: dict[str, Any] = {}
     kind = node.get("type")
     if "const" in node:
@@ -56,19 +58,19 @@ def _convert(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         out["minimum"], out["exclusiveMinimum"] = node["exclusiveMinimum"], True
     if "exclusiveMaximum" in node:
         out["maximum"], out["exclusiveMaximum"] = node["exclusiveMaximum"], True
-    if node.get("default") is not None:
+    if defaults and node.get("default") not in (None, "", [], {}):  # empty defaults: leave the field unset
         out["default"] = node["default"]
     if kind == "object":
         if "properties" in node:
-            out["properties"] = {name: _convert(sub, defs) for name, sub in node["properties"].items()}
+            out["properties"] = {name: _convert(sub, defs, defaults) for name, sub in node["properties"].items()}
             if node.get("required"):
                 out["required"] = list(node["required"])
         elif isinstance(node.get("additionalProperties"), dict) and node["additionalProperties"].get("type"):
-            out["additionalProperties"] = _convert(node["additionalProperties"], defs)
+            out["additionalProperties"] = _convert(node["additionalProperties"], defs, defaults)
         else:  # free-form (dict[str, Any]): kept as is
             out["x-kubernetes-preserve-unknown-fields"] = True
     if kind == "array":
-        out["items"] = _convert(node.get("items", {}), defs)
+        out["items"] = _convert(node.get("items", {}), defs, defaults)
     return out
 
 
@@ -92,7 +94,7 @@ def _crd(plural: str, kind: str, short: list[str], spec: type[BaseModel], status
             "kind": {"type": "string"},
             "metadata": {"type": "object"},
             "spec": openapi_schema(spec),
-            "status": openapi_schema(status),
+            "status": openapi_schema(status, defaults=False),
         },
     }
     _apply_rules(schema, rules or {})
