@@ -128,7 +128,8 @@ def test_every_rendered_manifest_is_valid_for_kubernetes_1_20(helm_python: Path,
     assert {"CustomResourceDefinition", "Deployment", "ServiceAccount", "Service", "ConfigMap"} <= kinds
     for doc in documents:
         if doc["kind"] == "ServiceMonitor":  # a Prometheus Operator CRD: no schema in Kubernetes itself
-            assert doc["errors"] == [f"no schema for ServiceMonitor monitoring.coreos.com/v1 in Kubernetes {KUBERNETES}"]
+            no_schema = f"no schema for ServiceMonitor monitoring.coreos.com/v1 in Kubernetes {KUBERNETES}"
+            assert doc["errors"] == [no_schema]
             continue
         assert doc["errors"] == [], f"{doc['source']} {doc['kind']}/{doc['name']}: {doc['errors']}"
         if doc["kind"] not in ("CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding"):
@@ -182,7 +183,8 @@ def test_test_cluster_values_put_the_operator_on_the_host_network(helm_python: P
 
 def test_metrics_service_and_service_monitor_point_at_the_operator_port(helm_python: Path, tmp_path: Path) -> None:
     documents = render(helm_python, tmp_path, EVERYTHING)
-    deployment, service, monitor = one(documents, "Deployment"), one(documents, "Service"), one(documents, "ServiceMonitor")
+    deployment, service = one(documents, "Deployment"), one(documents, "Service")
+    monitor = one(documents, "ServiceMonitor")
     container = deployment["spec"]["template"]["spec"]["containers"][0]
     assert {"name": "metrics", "containerPort": 9100, "protocol": "TCP"} in container["ports"]
     assert "--metrics-port=9100" in container["args"]
@@ -244,7 +246,8 @@ OPERATOR_RULES = [
 
 def test_cluster_wide_rbac_is_exactly_the_operators_verbs(helm_python: Path, tmp_path: Path) -> None:
     documents = render(helm_python, tmp_path)
-    role, binding, account = one(documents, "ClusterRole"), one(documents, "ClusterRoleBinding"), one(documents, "ServiceAccount")
+    role, binding = one(documents, "ClusterRole"), one(documents, "ClusterRoleBinding")
+    account = one(documents, "ServiceAccount")
     assert role["rules"] == OPERATOR_RULES
     assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
                                   "name": role["metadata"]["name"]}
@@ -256,13 +259,19 @@ def test_cluster_wide_rbac_is_exactly_the_operators_verbs(helm_python: Path, tmp
 
 def test_namespaced_rbac_has_a_role_per_watched_namespace(helm_python: Path, tmp_path: Path) -> None:
     documents = render(helm_python, tmp_path, EVERYTHING)
-    assert not find(documents, "ClusterRole") and not find(documents, "ClusterRoleBinding")
+    # Only kopf's watch of Namespace objects (it follows the listed namespaces) is cluster-scoped.
+    (cluster_role,) = find(documents, "ClusterRole")
+    assert cluster_role["rules"] == [{"apiGroups": [""], "resources": ["namespaces"], "verbs": ["list", "watch"]}]
+    (cluster_binding,) = find(documents, "ClusterRoleBinding")
+    assert cluster_binding["roleRef"]["name"] == cluster_role["metadata"]["name"]
+    assert cluster_binding["subjects"] == [{"kind": "ServiceAccount", "name": "tuinaut", "namespace": NS}]
     roles = find(documents, "Role")
     assert sorted(r["metadata"]["namespace"] for r in roles) == ["team-a", "team-b"]
     for role in roles:
         assert role["rules"] == OPERATOR_RULES
     bindings = find(documents, "RoleBinding")
-    assert {(b["metadata"]["namespace"], b["subjects"][0]["namespace"]) for b in bindings} == {("team-a", NS), ("team-b", NS)}
+    pairs = {(b["metadata"]["namespace"], b["subjects"][0]["namespace"]) for b in bindings}
+    assert pairs == {("team-a", NS), ("team-b", NS)}
     args = one(documents, "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"]
     assert args == ["operator", "--namespace=team-a", "--namespace=team-b", "--metrics-port=9100",
                     "--agent-image=registry.example/tuinaut-agent:1",
@@ -311,13 +320,15 @@ def api_calls_in_operator_code() -> set[tuple[str, str, str]]:
         return None
 
     def resources(path: ast.AST) -> list[tuple[str, str]]:
-        if not (isinstance(path, ast.Call) and isinstance(path.func, ast.Attribute) and path.func.attr in ("custom", "core")):
+        if not (isinstance(path, ast.Call) and isinstance(path.func, ast.Attribute)
+                and path.func.attr in ("custom", "core")):
             return []
         group = "tuinaut.dev" if path.func.attr == "custom" else ""
         plural = constant(path.args[0])
         # A variable plural (e.g. _patch_status(plural, ...)) may be either custom resource.
         plurals = [plural] if plural else [k8s.EVALUATIONS, k8s.ATTEMPTS]
-        sub_node = path.args[3] if len(path.args) > 3 else next((k.value for k in path.keywords if k.arg == "sub"), None)
+        sub_node = path.args[3] if len(path.args) > 3 else \
+            next((k.value for k in path.keywords if k.arg == "sub"), None)
         sub = constant(sub_node) if sub_node is not None else None
         return [(group, f"{p}/{sub}" if sub else p) for p in plurals]
 

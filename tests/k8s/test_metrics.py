@@ -85,7 +85,8 @@ def test_reasoning_tokens_are_observed_for_llm_agents_only(metrics: Metrics) -> 
 def test_last_completion_keeps_the_latest_when_results_arrive_out_of_order(metrics: Metrics) -> None:
     metrics.record_attempt_finished(result("passed", finished=2000.0), NS, EV)
     metrics.record_attempt_finished(result("failed", finished=1000.0), NS, EV)
-    key = ("tuinaut_evaluation_last_completion_timestamp_seconds", frozenset({"namespace": NS, "evaluation": EV}.items()))
+    evaluation = frozenset({"namespace": NS, "evaluation": EV}.items())
+    key = ("tuinaut_evaluation_last_completion_timestamp_seconds", evaluation)
     assert scrape(metrics)[key] == 2000.0
 
 

@@ -28,6 +28,7 @@ Use one :class:`Metrics` per process, on a registry it owns (or one passed in, f
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterable
@@ -166,10 +167,8 @@ def _label_sets(gauge: Gauge) -> Iterable[tuple[str, ...]]:
 
 
 def _remove(gauge: Gauge, labels: tuple[str, ...]) -> None:
-    try:
+    with contextlib.suppress(KeyError):  # the series was never set: nothing to drop
         gauge.remove(*labels)
-    except KeyError:  # reason: the series was never set, nothing to drop
-        pass
 
 
 def start_metrics_server(port: int, registry: CollectorRegistry, addr: str = "0.0.0.0") -> WSGIServer:
