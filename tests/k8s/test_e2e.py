@@ -65,7 +65,8 @@ def test_starter_runs_in_real_pods_with_the_local_verdicts(kube: Any, namespace:
     status = final["status"]
     attempts = kube.list(kube.custom("attempts", namespace))
     report = {a["metadata"]["name"]: (a["status"]["phase"], a["status"].get("lastInfraMessage"),
-                                      (a["status"].get("result") or {}).get("stopReason")) for a in attempts}
+                                      a["status"].get("result"))
+              for a in attempts if a["status"]["phase"] != "Passed"}
     assert status["phase"] == "Completed", report
     assert status["counts"]["total"] == 27 and status["counts"]["passed"] == 27, report
     assert status["counts"]["infraFailures"] == 0, report

@@ -17,7 +17,7 @@ from conftest import BENCHMARK
 kmock = pytest.importorskip("kmock")
 
 from tuinaut.k8s.api import Credentials, Kube  # noqa: E402
-from tuinaut.k8s.controller import Controller  # noqa: E402
+from tuinaut.k8s.controller import Controller, attempt_object  # noqa: E402
 from tuinaut.k8s.plan import plan_from_body  # noqa: E402
 from tuinaut.k8s.settings import OperatorSettings  # noqa: E402
 
@@ -117,3 +117,60 @@ def test_500_after_store_then_409_and_flaky_status_patches(emulator: Emulator) -
     assert len(patches) == 3  # two answered 503, the third stored; the second reconcile changed nothing
     status = kube.get(kube.custom("evaluations", NS, "starter"))["status"]
     assert status["phase"] == "Running" and status["counts"]["created"] == 3 and status["counts"]["total"] == 3
+
+
+def _no_namespace_scan(settings: Any) -> None:
+    settings.scanning.disabled = True  # the emulator lists no namespaces: serve the one given
+
+
+def test_operator_recovers_from_410_gone_and_dropped_watch_streams(emulator: Emulator) -> None:
+    """kopf against the emulator: the first watch of Pods answers 410 Gone and the first watch of Attempts
+    is cut off at once; the operator must re-list, watch again, and still act on a later Pod change
+    (with resync disabled, only the watch can deliver it)."""
+    from k8s_helpers import finish_pod, wait_for
+
+    from tuinaut.k8s.handlers import run_operator
+    from tuinaut.k8s.settings import ControllerSettings
+
+    body = yaml.safe_load((BENCHMARK / "evaluations" / "starter.yaml").read_text())
+    body["metadata"].update(namespace=NS, uid="uid-starter", generation=1)
+    body["spec"].update(tasks=["nano/write-note"], repeats=1, parallelism=1)
+    _, planned = plan_from_body(body, BENCHMARK)
+    adopted = attempt_object(body, planned[0])  # made by an earlier operator: this one meets a 409 and adopts it
+    adopted["metadata"]["uid"] = "uid-attempt"
+    gone = FirstN(1, "GET", "/pods?")
+    dropped = FirstN(1, "GET", "/attempts?")
+
+    def script() -> None:
+        server = emulator.server
+        for resource, kind in (("tuinaut.dev/v1alpha1/evaluations", "Evaluation"), ("v1/pods", "Pod"),
+                               ("tuinaut.dev/v1alpha1/attempts", "Attempt"), ("v1/events", "Event")):
+            server.resources[resource] = {"kind": kind, "namespaced": True, "subresources": {"status"},
+                                          "verbs": {"get", "list", "watch", "create", "patch", "delete"}}
+            server.resources["v1/namespaces"] = {"kind": "Namespace", "namespaced": False, "verbs": {"get", "list", "watch"}}
+        server.objects[EVALUATIONS, NS, "starter"] = body
+        server.objects[ATTEMPTS, NS, adopted["metadata"]["name"]] = adopted
+        server[kmock.action.WATCH][gone] << {"type": "ERROR", "object": {
+            "kind": "Status", "apiVersion": "v1", "status": "Failure", "code": 410, "reason": "Expired",
+            "message": "too old resource version: 1 (2)"}}
+        server[kmock.action.WATCH][dropped] << b""
+
+    emulator.call(script)
+    settings = OperatorSettings(benchmark=BENCHMARK, controller=ControllerSettings(resync_s=3600, namespaces=[NS]))
+    stop, ready = threading.Event(), threading.Event()
+    thread = threading.Thread(target=run_operator, args=(settings, Credentials(server=emulator.url)),
+                              kwargs={"stop_flag": stop, "ready_flag": ready, "configure": _no_namespace_scan},
+                              daemon=True)
+    thread.start()
+    kube = Kube(Credentials(server=emulator.url))
+    try:
+        pod = wait_for(lambda: kube.list(kube.core("pods", NS)), 30, "the attempt's pod")[0]
+        wait_for(lambda: gone.left == 0 and dropped.left == 0 and gone.hits >= 2 and dropped.hits >= 2, 30,
+                 "the watches to be answered badly once and made again")
+        finish_pod(kube, NS, pod["metadata"]["name"])
+        attempt = wait_for(lambda: (a := kube.get(kube.custom("attempts", NS, pod["metadata"]["labels"]["tuinaut.dev/attempt"])))
+                           and (a.get("status") or {}).get("phase") == "Passed" and a, 30, "the attempt to pass")
+        assert attempt["status"]["result"]["ake"] == 5
+    finally:
+        stop.set()
+        thread.join(30)

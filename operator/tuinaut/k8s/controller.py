@@ -30,6 +30,23 @@ from .status import is_final, now, set_condition, summarize
 log = logging.getLogger("tuinaut.operator")
 
 
+def attempt_object(evaluation: dict[str, Any], item: PlannedAttempt) -> dict[str, Any]:
+    """The Attempt an Evaluation fans out for one planned item (owned by the Evaluation)."""
+    meta = evaluation["metadata"]
+    spec = item.spec
+    return {
+        "apiVersion": API_VERSION, "kind": "Attempt",
+        "metadata": {
+            "name": item.name, "namespace": meta["namespace"],
+            "labels": attempt_labels(meta["name"], spec),
+            "ownerReferences": [{"apiVersion": API_VERSION, "kind": "Evaluation", "name": meta["name"],
+                                 "uid": meta["uid"], "controller": True, "blockOwnerDeletion": True}],
+        },
+        "spec": AttemptSpecResource(evaluation=meta["name"], task=item.task, agent=spec.agent,
+                                    repeat=spec.repeat, limits=spec.limits).dump(),
+    }
+
+
 class Controller:
     def __init__(self, kube: Kube, settings: OperatorSettings, metrics: Any = None) -> None:
         self.kube = kube
@@ -135,18 +152,7 @@ class Controller:
 
     def _create_attempt(self, evaluation: dict[str, Any], item: PlannedAttempt) -> dict[str, Any] | None:
         meta = evaluation["metadata"]
-        spec = item.spec
-        body = {
-            "apiVersion": API_VERSION, "kind": "Attempt",
-            "metadata": {
-                "name": item.name, "namespace": meta["namespace"],
-                "labels": attempt_labels(meta["name"], spec),
-                "ownerReferences": [{"apiVersion": API_VERSION, "kind": "Evaluation", "name": meta["name"],
-                                     "uid": meta["uid"], "controller": True, "blockOwnerDeletion": True}],
-            },
-            "spec": AttemptSpecResource(evaluation=meta["name"], task=item.task, agent=spec.agent,
-                                        repeat=spec.repeat, limits=spec.limits).dump(),
-        }
+        body = attempt_object(evaluation, item)
         created = self.kube.create(self.kube.custom(ATTEMPTS, meta["namespace"]), body)
         if created is None:  # it exists already (a restart, a concurrent reconcile): adopt it
             return self.kube.get(self.kube.custom(ATTEMPTS, meta["namespace"], item.name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import kopf
@@ -22,7 +23,9 @@ from .settings import OperatorSettings
 log = logging.getLogger("tuinaut.operator")
 
 
-def build_registry(controller: Controller, credentials: Credentials) -> kopf.OperatorRegistry:
+def build_registry(controller: Controller, credentials: Credentials,
+                   configure: Callable[[kopf.OperatorSettings], None] | None = None) -> kopf.OperatorRegistry:
+    """Handlers bound to ``controller``; ``configure`` may adjust kopf's settings after ours (tests)."""
     registry = kopf.OperatorRegistry()
     stop_resync = threading.Event()
 
@@ -39,6 +42,8 @@ def build_registry(controller: Controller, credentials: Credentials) -> kopf.Ope
         settings.watching.server_timeout = 120
         settings.watching.client_timeout = 150
         settings.execution.max_workers = 8
+        if configure is not None:
+            configure(settings)
         stop_resync.clear()
         threading.Thread(target=_resync_loop, args=(controller, stop_resync), name="tuinaut-resync",
                          daemon=True).start()
@@ -86,10 +91,11 @@ def _resync_loop(controller: Controller, stop: threading.Event) -> None:
 
 
 def run_operator(settings: OperatorSettings, credentials: Credentials, *, stop_flag: Any = None,
-                 ready_flag: Any = None, metrics: Any = None) -> None:
+                 ready_flag: Any = None, metrics: Any = None,
+                 configure: Callable[[kopf.OperatorSettings], None] | None = None) -> None:
     """Run the operator in this thread until ``stop_flag`` is set (or forever)."""
     controller = Controller(Kube(credentials), settings, metrics)
-    registry = build_registry(controller, credentials)
+    registry = build_registry(controller, credentials, configure)
     namespaces = settings.controller.namespaces
     asyncio.run(kopf.operator(registry=registry, standalone=True, clusterwide=not namespaces,
                               namespaces=namespaces, stop_flag=stop_flag, ready_flag=ready_flag))
