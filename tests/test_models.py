@@ -132,3 +132,20 @@ def test_selector_matching_nothing_is_an_error(bench) -> None:
     with pytest.raises(ConfigError) as caught:
         plan_evaluation(path, bench.root)
     assert caught.value.field == "spec.tasks" and "nope/*" in caught.value.reason
+
+
+def test_a_broken_package_stops_only_runs_that_select_it(bench) -> None:
+    from tuinaut.local.executor import plan_evaluation
+
+    bench.app("demo", "cat")
+    bench.task("demo", "t", **GOOD_TASK)
+    bench.app("other", "cat")
+    broken = bench.task("other", "half-written", description="")
+    plan = plan_evaluation(bench.evaluation(tasks=["demo/*"]), bench.root)
+    assert [a.package.id for a in plan.attempts] == ["demo/t"]
+    with pytest.raises(ConfigError) as caught:
+        plan_evaluation(bench.evaluation(name="all", tasks=["*/*"]), bench.root)
+    assert caught.value.file == str(broken)
+    (bench.root / "apps" / "other" / "app.yaml").unlink()
+    with pytest.raises(ConfigError, match="file not found"):
+        plan_evaluation(bench.evaluation(name="other", tasks=["other/t*"]), bench.root)

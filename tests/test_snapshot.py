@@ -45,3 +45,26 @@ def test_digest_changes_with_cursor() -> None:
     a = parse_capture("x", width=5, height=1, cursor=(0, 0))
     b = parse_capture("x", width=5, height=1, cursor=(1, 0))
     assert a.digest != b.digest
+
+
+def test_dec_line_drawing_runs_become_box_characters() -> None:
+    raw = f"\x0elqqk\x0f\n\x0ex\x0f{ESC}[1mhi{ESC}[0m\x0ex\x0f\n\x0em{ESC}[31mq{ESC}[0mj\x0f plain lqk"
+    snap = parse_capture(raw, width=20, height=3)
+    assert snap.lines == ["┌──┐", "│hi│", "└─┘ plain lqk"]
+    assert snap.rows[2][1].fg == "red"  # the escape inside the run still applies
+
+
+def test_line_drawing_through_tmux(tmp_path) -> None:
+    from tuinaut.model.app import Readiness, Settle
+    from tuinaut.sandbox.bwrap import BwrapSandbox
+    from tuinaut.terminal.settle import first_screen
+
+    box = BwrapSandbox(tmp_path / "sandbox")
+    box.start()
+    try:
+        # ncurses' terminfo switches to the alternate character set as ncurses apps do for boxes
+        pane = box.launch('printf "%slqqk%s hello" "$(tput smacs)" "$(tput rmacs)"; sleep 30', 40, 10, {})
+        snap = first_screen(pane, Readiness(pattern="hello", timeout_s=5), Settle())
+    finally:
+        box.stop()
+    assert snap.lines[0] == "┌──┐ hello"

@@ -117,7 +117,9 @@ def run_attempt(spec: AttemptSpec, directory: Path, *, make_actor: ActorFactory 
             finally:
                 actor.close()
             interaction_s = clock()
-            final = pane.capture()  # the screen at submit or exit: no key has been sent since
+            # The screen at submit or exit, once the app has finished with the last key (no key is
+            # sent after submit; a starved app may still be handling the previous one).
+            final, _ = settle(pane, package.app.settle)
             files.write_final_screen(final)
             verdicts = verify(package.task.assertions, final, sandbox)
             passed = all(v.passed for v in verdicts)

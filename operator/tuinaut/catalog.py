@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,8 +37,16 @@ class Catalog:
     apps: dict[str, App] = field(default_factory=dict)
     tasks: dict[str, TaskPackage] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    # Unloadable packages by "app/task" ("app/*" when the app itself is broken), kept as errors so a
+    # run can refuse exactly the ones it selects and go on without the others.
+    broken: dict[str, ConfigError] = field(default_factory=dict)
 
     def select(self, spec: EvaluationSpec, source: Path | str = "evaluation") -> list[TaskPackage]:
+        for key, error in sorted(self.broken.items()):
+            app, task = key.split("/")
+            if any(fnmatch.fnmatchcase(key, s) or (task == "*" and fnmatch.fnmatchcase(app, s.split("/")[0]))
+                   for s in spec.tasks):
+                raise error
         chosen = [pkg for key, pkg in sorted(self.tasks.items()) if spec.selects(pkg.app.name, pkg.task.id)]
         for selector in spec.tasks:
             if not any(EvaluationSpec(tasks=[selector], agents=spec.agents).selects(p.app.name, p.task.id)
@@ -89,22 +98,23 @@ def load_catalog(root: Path, *, strict: bool = True) -> Catalog:
         raise ConfigError("no apps/ directory here: expected <root>/apps/<app>/app.yaml", file=root)
     catalog = Catalog(root=root)
 
-    def attempt(load, *args):  # type: ignore[no-untyped-def]
+    def attempt(key: str, load, *args):  # type: ignore[no-untyped-def]
         try:
             return load(*args)
         except ConfigError as exc:
             if strict:
                 raise
             catalog.problems.append(str(exc))
+            catalog.broken[key] = exc
             return None
 
     for app_dir in sorted(p for p in apps_dir.iterdir() if p.is_dir()):
-        app = attempt(load_app, app_dir)
+        app = attempt(f"{app_dir.name}/*", load_app, app_dir)
         if app is None:
             continue
         catalog.apps[app.name] = app
         for task_dir in sorted(p for p in (app_dir / "tasks").glob("*") if p.is_dir()):
-            package = attempt(load_task, app, task_dir)
+            package = attempt(f"{app.name}/{task_dir.name}", load_task, app, task_dir)
             if package is not None:
                 catalog.tasks[package.id] = package
     return catalog

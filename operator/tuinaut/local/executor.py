@@ -43,7 +43,7 @@ def plan_evaluation(path: Path, benchmark: Path | None = None) -> RunPlan:
     """Load an evaluation file and expand it into attempts (tasks x agents x repeats)."""
     evaluation = load(Evaluation, path)
     root = benchmark or find_benchmark_root(path.parent)
-    catalog = load_catalog(root)
+    catalog = load_catalog(root, strict=False)  # a broken package stops the run only if selected
     spec = evaluation.spec
     attempts = [
         AttemptSpec(package=package, agent=agent, repeat=repeat, limits=spec.limits)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import pyte
+from pyte.charsets import VT100_MAP
 
 BASE_COLOURS = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
 BRIGHT_COLOURS = tuple(f"bright_{name}" for name in BASE_COLOURS)
@@ -144,12 +145,31 @@ def parse_capture(raw: str, *, width: int, height: int, cursor: tuple[int, int] 
 
 # Settling usually ends on a screen identical to one already parsed (a key that changed nothing,
 # a screen polled twice): those reuse the frozen Snapshot instead of paying pyte again.
+# tmux writes cells drawn in the DEC line-drawing set (ncurses' ACS boxes under xterm) as
+# shift-out ... shift-in runs around plain letters ("\x0elqqk\x0f"). Translate those letters to
+# the box characters they stand for; escape sequences inside a run are left as they are.
+_SHIFTED_RUN = re.compile("\x0e([^\x0f]*)\x0f?")
+_ESCAPE = re.compile(r"(\x1b\[[0-9;:?]*[ -/]*[@-~])")
+_LINE_DRAWING = str.maketrans({chr(i): VT100_MAP[i] for i in range(0x5F, 0x7F)})
+
+
+def _line_drawing(raw: str) -> str:
+    if "\x0e" not in raw:
+        return raw
+
+    def translate(match: re.Match[str]) -> str:
+        parts = _ESCAPE.split(match.group(1))
+        return "".join(part if i % 2 else part.translate(_LINE_DRAWING) for i, part in enumerate(parts))
+
+    return _SHIFTED_RUN.sub(translate, raw)
+
+
 @lru_cache(maxsize=16)
 def _parse(raw: str, width: int, height: int, cursor: tuple[int, int], cursor_visible: bool, exited: bool,
            exit_status: int | None) -> Snapshot:
     screen = _Screen(width, height)
     stream = pyte.Stream(screen)
-    stream.feed(raw.replace("\n", "\r\n"))
+    stream.feed(_line_drawing(raw).replace("\n", "\r\n"))
     # Most cells share a handful of styles: convert each distinct pyte Char once.
     converted: dict[object, Cell] = {}
     rows = []
