@@ -41,9 +41,48 @@ def test_semantic_never_leaks_past_a_reset_or_a_row() -> None:
 
 
 def test_semantic_without_tags_equals_plain() -> None:
-    snap = screen()
-    untagged = [TAG.sub("", line).rstrip() for line in encode_semantic(snap).splitlines()]
-    assert untagged == encode_plain(snap).splitlines()
+    for snap in (screen(), screen(PANEL, width=40, height=4)):
+        lines = encode_semantic(snap).splitlines()
+        if lines[0].startswith("screen default:"):
+            lines = lines[1:]
+        untagged = [TAG.sub("", line).rstrip() for line in lines]
+        assert untagged == encode_plain(snap).splitlines()
+
+
+# A file-manager panel: white on blue everywhere, a black-on-cyan selection bar, an error in red,
+# and a last row in the terminal's own colours.
+PANEL = "\n".join([
+    "\x1b[37;44m│ alpha" + " " * 15 + "│" + " " * 17,
+    "\x1b[37;44m│ \x1b[30;46mgamma.txt" + " " * 11 + "\x1b[37;44m│" + " " * 17,
+    "\x1b[37;44m│ \x1b[31mbroken\x1b[37m" + " " * 14 + "│" + " " * 17,
+    "\x1b[0mHint: plain",
+])
+
+
+def test_semantic_declares_a_painted_screen_default_once_and_tags_only_deviations() -> None:
+    assert encode_semantic(screen(PANEL, width=40, height=4)).splitlines() == [
+        "screen default: fg=white bg=blue (untagged text and blank row ends; not a screen row)",
+        "│ alpha               │",  # the painted row end is the screen default: trimmed like plain
+        "│ <bg:cyan><fg:black>gamma.txt</fg>           </bg>│",  # the selection bar keeps its width
+        "│ <fg:red>broken</fg>              │",
+        "<bg:default><fg:default>Hint: plain</fg>" + " " * 29 + "</bg>",  # terminal colours are a deviation
+    ]
+
+
+def test_semantic_keeps_the_terminal_default_when_a_declaration_would_cost_more() -> None:
+    text = encode_semantic(screen("\x1b[38;5;208morange\x1b[0m ok", width=30, height=1))
+    assert text == "<fg:color_208>orange</fg> ok"  # most letters are orange, but one tag is cheaper
+
+
+def test_semantic_nests_a_highlight_inside_a_bar_instead_of_reopening_it() -> None:
+    # htop's column header: a green bar with the sort column in cyan; one bar tag, one highlight tag.
+    raw = "\x1b[30;42m PID USER \x1b[46m CPU% \x1b[42m MEM% \x1b[0m"
+    assert encode_semantic(screen(raw, width=60, height=1)) == \
+        "<bg:green> <fg:black>PID USER <bg:cyan> CPU% </bg> MEM%</fg> </bg>"
+    # mc's key bar: the background of each label is opened once, its spaces included.
+    raw = "\x1b[30;46mHelp\x1b[0m\x1b[46m      \x1b[0m\x1b[97;40m 2\x1b[0m"
+    assert encode_semantic(screen(raw, width=30, height=1)) == \
+        "<bg:cyan><fg:black>Help</fg>      </bg><bg:black> <fg:bright_white>2</fg></bg>"
 
 
 def test_semantic_spaces_do_not_split_runs_and_lookalike_tags_are_escaped() -> None:
