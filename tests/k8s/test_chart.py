@@ -242,13 +242,18 @@ OPERATOR_RULES = [
     {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch", "create", "delete"]},
     {"apiGroups": [""], "resources": ["events"], "verbs": ["create"]},
 ]
+# kopf's own cluster-scoped observation (kopf/_core/reactor/observation.py): CRDs always; Namespace
+# objects when it serves a list of namespaces. Without them it retries 403s, then degrades.
+KOPF_CRDS = {"apiGroups": ["apiextensions.k8s.io"], "resources": ["customresourcedefinitions"],
+             "verbs": ["list", "watch"]}
+KOPF_NAMESPACES = {"apiGroups": [""], "resources": ["namespaces"], "verbs": ["list", "watch"]}
 
 
 def test_cluster_wide_rbac_is_exactly_the_operators_verbs(helm_python: Path, tmp_path: Path) -> None:
     documents = render(helm_python, tmp_path)
     role, binding = one(documents, "ClusterRole"), one(documents, "ClusterRoleBinding")
     account = one(documents, "ServiceAccount")
-    assert role["rules"] == OPERATOR_RULES
+    assert role["rules"] == [*OPERATOR_RULES, KOPF_CRDS]
     assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
                                   "name": role["metadata"]["name"]}
     assert binding["subjects"] == [{"kind": "ServiceAccount", "name": account["metadata"]["name"], "namespace": NS}]
@@ -259,9 +264,9 @@ def test_cluster_wide_rbac_is_exactly_the_operators_verbs(helm_python: Path, tmp
 
 def test_namespaced_rbac_has_a_role_per_watched_namespace(helm_python: Path, tmp_path: Path) -> None:
     documents = render(helm_python, tmp_path, EVERYTHING)
-    # Only kopf's watch of Namespace objects (it follows the listed namespaces) is cluster-scoped.
+    # Only kopf's observation of CRDs and Namespace objects is cluster-scoped.
     (cluster_role,) = find(documents, "ClusterRole")
-    assert cluster_role["rules"] == [{"apiGroups": [""], "resources": ["namespaces"], "verbs": ["list", "watch"]}]
+    assert cluster_role["rules"] == [KOPF_CRDS, KOPF_NAMESPACES]
     (cluster_binding,) = find(documents, "ClusterRoleBinding")
     assert cluster_binding["roleRef"]["name"] == cluster_role["metadata"]["name"]
     assert cluster_binding["subjects"] == [{"kind": "ServiceAccount", "name": "tuinaut", "namespace": NS}]
@@ -356,7 +361,8 @@ def api_calls_in_operator_code() -> set[tuple[str, str, str]]:
 def test_rbac_grants_exactly_the_api_calls_the_operator_makes(helm_python: Path, tmp_path: Path) -> None:
     used = api_calls_in_operator_code()
     assert ("tuinaut.dev", "attempts", "create") in used and ("", "pods", "watch") in used  # the scan sees calls
-    granted = {(group, resource, verb) for rule in one(render(helm_python, tmp_path), "ClusterRole")["rules"]
+    rules = [r for r in one(render(helm_python, tmp_path), "ClusterRole")["rules"] if r != KOPF_CRDS]
+    granted = {(group, resource, verb) for rule in rules
                for group in rule["apiGroups"] for resource in rule["resources"] for verb in rule["verbs"]}
     assert granted - used == set(), "granted but never used"
     assert used - granted == set(), "used but not granted"
