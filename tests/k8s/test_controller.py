@@ -191,3 +191,18 @@ def test_restarting_the_operator_mid_way_duplicates_nothing_and_loses_no_result(
     assert sorted(pods(kube, namespace)) == sorted(f"{name}-t1" for name in listed)
     counts = get_eval(kube, namespace, "restart")["status"]["counts"]
     assert counts["passed"] == 6 and counts["total"] == 6
+
+
+def test_suspend_starts_nothing_until_lifted(kube: Any, namespace: str, operator_factory: Any) -> None:
+    operator_factory(namespace).start()
+    body = evaluation("held", ["nano/*"], parallelism=2)
+    body["spec"]["suspend"] = True
+    apply(kube, namespace, body)
+    wait_for(lambda: phase_of(get_eval(kube, namespace, "held")) == "Suspended", 30, "Suspended")
+    time.sleep(2)
+    assert attempts(kube, namespace) == {}
+    kube.patch(kube.custom("evaluations", namespace, "held"), {"spec": {"suspend": False}})
+    wait_for(lambda: len(attempts(kube, namespace)) == 2, 30, "two attempts after the suspension is lifted")
+    status = wait_for(lambda: phase_of(e := get_eval(kube, namespace, "held")) == "Running" and e, 30, "Running")["status"]
+    suspended = next(c for c in status["conditions"] if c["type"] == "Suspended")
+    assert suspended["status"] == "False"

@@ -105,3 +105,37 @@ def test_launch_shows_the_tui_and_state_survives_in_shell(sandbox: Sandbox) -> N
     assert (snapshot.width, snapshot.height) == (80, 24)
     processes = sandbox.exec("pgrep -x sleep")
     assert processes.exit_code == 0
+
+
+def test_the_agent_runtime_runs_a_task_against_the_app_container(tmp_path: Path) -> None:
+    """`tuinaut pod agent` end to end without a cluster: the emulated app container runs the app's
+    entrypoint, the agent runtime drives nano through it and reports the compact result."""
+    import json
+
+    from tuinaut.k8s.inpod import run_agent
+    from tuinaut.k8s.message import decode
+
+    if shutil.which("nano") is None:
+        pytest.skip("nano is not installed (scripts/setup.sh installs the benchmark's apps)")
+    root = Path(tempfile.mkdtemp(prefix="tpod-"))
+    app = _app_container(root)
+    termination = tmp_path / "termination-log"
+    work = {"attempt": "e-nano-write-note-reference-r1", "evaluation": "e", "task": "nano/write-note", "repeat": 1,
+            "try": 1, "agent": {"name": "reference", "kind": "reference"}, "limits": {"attemptTimeoutS": 60}}
+    try:
+        result = run_agent(work, Path(__file__).resolve().parents[2] / "benchmark", tmp_path / "results",
+                           run_dir=str(root / "run"), run_dir_inside="/run/tuinaut", termination_log=termination)
+        assert app.wait(timeout=10) == 0  # the agent ended the app container
+    finally:
+        if app.poll() is None:
+            app.kill()
+    try:
+        assert result.outcome == "passed", result.error or result.assertions
+        message = decode(termination.read_text())
+        assert message is not None and message.passed and message.ake == result.keys.ake > 0
+        assert message.trajectory == str(tmp_path / "results" / "trajectory.jsonl")
+        assert json.loads((tmp_path / "results" / "result.json").read_text())["infra_attempts"] == 1
+        notes = list((root / "home").glob("fp*.txt"))  # the note is in the app container's HOME
+        assert len(notes) == 1 and notes[0].read_text().strip() == "buy oat milk"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -24,8 +24,10 @@ from .message import compact, encode
 TERMINATION_LOG = Path("/dev/termination-log")
 
 
-def run_agent(work: dict, benchmark: Path, results: Path, *, run_dir: str = RUN_DIR,
+def run_agent(work: dict, benchmark: Path, results: Path, *, run_dir: str = RUN_DIR, run_dir_inside: str = RUN_DIR,
               termination_log: Path = TERMINATION_LOG) -> AttemptResult:
+    """``run_dir`` is the shared directory as this process sees it, ``run_dir_inside`` as the app container
+    does (the same path in a Pod)."""
     try:
         catalog = load_catalog(benchmark, strict=False)  # one broken app must not stop the others
         package = catalog.tasks.get(work["task"])
@@ -34,7 +36,7 @@ def run_agent(work: dict, benchmark: Path, results: Path, *, run_dir: str = RUN_
                               "rebuild the agent image")
         spec = AttemptSpec(package=package, agent=AgentConfig.model_validate(work["agent"]),
                            repeat=int(work["repeat"]), limits=Limits.model_validate(work.get("limits") or {}))
-        result = run_attempt(spec, results, make_sandbox=lambda _spec, _dir: PodSandbox(run_dir, run_dir))
+        result = run_attempt(spec, results, make_sandbox=lambda _spec, _dir: PodSandbox(run_dir, run_dir_inside))
     except Exception as exc:  # the Pod must always report: a harness error is an infrastructure outcome
         app, _, task = str(work.get("task", "?/?")).partition("/")
         result = AttemptResult(attempt_id=str(work.get("attempt", "?")), app=app, task=task,
@@ -43,7 +45,7 @@ def run_agent(work: dict, benchmark: Path, results: Path, *, run_dir: str = RUN_
                                repeat=int(work.get("repeat", 0)), outcome="infra_error", passed=False,
                                stop_reason="harness_error", error=f"{exc!r}\n{traceback.format_exc(limit=5)}",
                                finished_at=datetime.now(timezone.utc))
-        PodSandbox(run_dir, run_dir).stop()  # let the app container finish
+        PodSandbox(run_dir, run_dir_inside).stop()  # let the app container finish
     result.infra_attempts = int(work.get("try", 1))
     if (results / "result.json").parent.exists():
         (results / "result.json").write_text(result.model_dump_json(indent=2))
