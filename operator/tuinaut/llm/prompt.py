@@ -40,7 +40,9 @@ _SCREEN_MODES = {
         "Each turn shows the screen as text, row by row, with the cursor position on its own line. "
         "Styling is marked with tags around the styled text: <fg:COLOUR> text colour, <bg:COLOUR> background, "
         "<bold>, <reverse> (swapped colours, often a selection or cursor bar) and <underline>; each tag is "
-        "closed (</fg>, </bg>, </bold>, ...) where the styling ends. Unstyled text has no tags. COLOUR is one of "
+        "closed (</fg>, </bg>, </bold>, ...) where the styling ends, and an inner colour tag wins over an outer "
+        "one. Untagged text has the terminal's default style, or, when the first line reads 'screen default: "
+        "...', the style that line declares (that line is not a screen row). COLOUR is one of "
         "black red green yellow blue magenta cyan white, bright_ versions of these, color_N (256-colour palette) "
         "or #rrggbb. A literal '<' on screen that would look like a tag is written &lt;."),
     "image": ("Each turn shows a screenshot of the terminal (light text on a black background by default), "
