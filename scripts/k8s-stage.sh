@@ -72,7 +72,14 @@ echo "$CTX"
 }
 AGENT=$(PREPARE=agent_context build localhost/tuinaut-agent latest images/agent/Dockerfile "" images/agent pyproject.toml README.md operator analysis benchmark)
 IMAGES+=("$AGENT")
-export TUINAUT_AGENT_IMAGE=$AGENT TUINAUT_K8S_REQUIRED=1 KUBECONFIG=$K8S_HOME/run/admin.kubeconfig
+export TUINAUT_AGENT_IMAGE=$AGENT
+if [ -f images/operator/Dockerfile ]; then  # the Helm test's operator image (issue 8): the agent's context and layers
+  OPERATOR=$(PREPARE=agent_context build localhost/tuinaut-operator latest images/operator/Dockerfile "" images/operator \
+             pyproject.toml README.md operator analysis benchmark)
+  IMAGES+=("$OPERATOR")
+  export TUINAUT_OPERATOR_IMAGE=$OPERATOR
+fi
+export TUINAUT_K8S_REQUIRED=1 KUBECONFIG=$K8S_HOME/run/admin.kubeconfig
 log "images ready ($(( $(date +%s) - t0 ))s): ${IMAGES[*]}"
 [ "$ONLY" = images ] && exit 0
 
