@@ -109,14 +109,15 @@ def test_500_after_store_then_409_and_flaky_status_patches(emulator: Emulator) -
     assert create_faults.hits >= 2 and create_faults.left == 0  # the 500 happened, the retry met a 409
     assert status_faults.left == 0  # both 503s were answered by retrying
     stored = {a["metadata"]["name"] for a in kube.list(kube.custom("attempts", NS))}
-    assert stored == {p.name for p in planned}
+    assert stored == {p.name for p in planned[:3]}  # parallelism 3: the first three, once each
     posts = emulator.call(lambda: [r for r in emulator.server if r.method.upper() == "POST" and "/attempts" in str(r.url)])
-    assert len(posts) == len(planned) + 1  # one retry for the fault, never a duplicate
+    assert len(posts) == 3 + 1  # one retry for the fault, never a duplicate
     patches = emulator.call(lambda: [r for r in emulator.server
                                      if r.method.upper() == "PATCH" and "/evaluations/starter/status" in str(r.url)])
     assert len(patches) == 3  # two answered 503, the third stored; the second reconcile changed nothing
     status = kube.get(kube.custom("evaluations", NS, "starter"))["status"]
-    assert status["phase"] == "Running" and status["counts"]["created"] == 3 and status["counts"]["total"] == 3
+    assert status["phase"] == "Running" and status["counts"]["created"] == 3
+    assert status["counts"]["total"] == len(planned)
 
 
 def _no_namespace_scan(settings: Any) -> None:
