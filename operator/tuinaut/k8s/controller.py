@@ -64,6 +64,8 @@ class Controller:
     def _plan(self, body: dict[str, Any]) -> tuple[Any, list[PlannedAttempt]]:
         key = (body["metadata"]["uid"], body["metadata"].get("generation", 0))
         if key not in self._plans:
+            if len(self._plans) > 256:  # bounded: old generations and deleted Evaluations fall out
+                self._plans.clear()
             self._plans[key] = plan_from_body(body, self.settings.benchmark)
         return self._plans[key]
 
