@@ -59,3 +59,24 @@ def installed_versions(packages: list[str]) -> dict[str, str | None]:
         done = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
         versions[package] = done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
     return versions
+
+
+def requirement_name(requirement: str) -> str:
+    """The distribution name of a requirement string: 'posting==2.11.1' -> 'posting'."""
+    name = requirement.strip()
+    for separator in ("[", "=", "<", ">", "!", "~", ";", " "):
+        name = name.split(separator, 1)[0]
+    return name
+
+
+def installed_pip_version(app: str, distribution: str) -> str | None:
+    """The version of ``distribution`` in the app's venv under PIP_APPS_ROOT (None when absent)."""
+    from importlib.metadata import distributions
+
+    venv = PIP_APPS_ROOT / app
+    wanted = distribution.lower().replace("_", "-")
+    for site in sorted(venv.glob("lib/python*/site-packages")):
+        for dist in distributions(path=[str(site)]):
+            if (dist.metadata["Name"] or "").lower().replace("_", "-") == wanted:
+                return dist.version
+    return None
