@@ -149,3 +149,14 @@ def test_a_broken_package_stops_only_runs_that_select_it(bench) -> None:
     (bench.root / "apps" / "other" / "app.yaml").unlink()
     with pytest.raises(ConfigError, match="file not found"):
         plan_evaluation(bench.evaluation(name="other", tasks=["other/t*"]), bench.root)
+
+
+def test_validate_reports_shell_syntax_errors(bench) -> None:
+    from tuinaut.validate import validate
+
+    bench.app("demo", "cat")
+    bench.task("demo", "t", init="if true; then echo x", reference=[{"press": "enter"}],
+               assertions=[{"type": "check_shell", "command": "test -f a && (echo b"}])
+    problems = validate(bench.root).problems
+    assert len(problems) == 2
+    assert "init: shell syntax error" in problems[0] and "assertions[0].command: shell syntax error" in problems[1]

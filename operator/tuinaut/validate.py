@@ -6,6 +6,7 @@ each recorded near-miss path fails. A task that a do-nothing actor passes measur
 
 from __future__ import annotations
 
+import subprocess
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,7 @@ from .catalog import Catalog, TaskPackage, load_app, load_catalog, load_task
 from .errors import ConfigError
 from .local.executor import preflight
 from .model import AgentConfig, AttemptResult
+from .model.assertions import CheckShell
 
 REFERENCE = AgentConfig(name="reference", kind="reference")
 NOOP = AgentConfig(name="noop", kind="noop")
@@ -64,6 +66,22 @@ def load_for_validation(path: Path) -> Catalog:
     return catalog
 
 
+def shell_syntax_problems(package: TaskPackage) -> list[str]:
+    """``sh -n`` over the task's shell text: catches, e.g., a YAML ` #` that silently cut a command."""
+    scripts = [("init", package.task.init), ("launch", package.launch)]
+    scripts += [(f"assertions[{i}].command", a.command) for i, a in enumerate(package.task.assertions)
+                if isinstance(a, CheckShell)]
+    problems = []
+    for field_name, script in scripts:
+        if not script.strip():
+            continue
+        done = subprocess.run(["sh", "-n"], input=script, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            problems.append(f"{package.task_dir / 'task.yaml'}: {field_name}: shell syntax error: "
+                            f"{done.stderr.strip().replace('sh: ', '')}")
+    return problems
+
+
 @dataclass(frozen=True)
 class _Check:
     package: TaskPackage
@@ -78,6 +96,8 @@ def validate(path: Path, *, execute: bool = False, repeats: int = 1, parallel: i
     catalog = load_for_validation(path)
     report = ValidationReport(apps=len(catalog.apps), tasks=len(catalog.tasks), problems=list(catalog.problems))
     report.fingerprinted = sum(1 for p in catalog.tasks.values() if p.task.fingerprints)
+    for package in catalog.tasks.values():
+        report.problems += shell_syntax_problems(package)
     if not execute or not catalog.tasks:
         return report
     preflight()
