@@ -17,6 +17,7 @@ import time
 from itertools import combinations
 
 import numpy as np
+
 from tuinaut.analysis.bootstrap import Panel, bootstrap, combine, group_means, spearman_pairs
 from tuinaut.analysis.bootstrap_reference import bootstrap_loop, loop_spearman_pairs
 

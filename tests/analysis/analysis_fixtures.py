@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+
 from tuinaut.model.result import AttemptResult, KeyCosts, TokenCosts
 from tuinaut.terminal.keys import classify, physical_count
 

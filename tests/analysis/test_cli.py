@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from analysis_fixtures import result, synthetic_results, write
 from click.testing import CliRunner
+
 from tuinaut.analysis.compare import SAME, compare_runs
 from tuinaut.analysis.loading import load_run
 from tuinaut.cli import cli

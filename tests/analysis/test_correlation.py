@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats
+
 from tuinaut.analysis.correlation import average_ranks, kendall_tau_b, kendall_w, spearman, spearman_masked
 
 

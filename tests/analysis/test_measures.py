@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from analysis_fixtures import result, write
+
 from tuinaut.analysis.loading import class_sequence, load_run
 from tuinaut.analysis.measures import (
     all_k,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tuinaut.analysis.ppi import ppi_mean
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from tuinaut.analysis.similarity import (
     between_pairs,
     lcs_length,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tuinaut.human.decode import KeyDecoder
 from tuinaut.terminal.keys import parse_key
 

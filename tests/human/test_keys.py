@@ -68,7 +68,7 @@ def test_keys_classes_timestamps_and_submit(echo_bench, tmp_path: Path) -> None:
     assert [e["key_class"] for e in events[:len(KEYS)]] == [cls for _, _, cls in KEYS]
     times = [e["t"] for e in events]
     assert times == sorted(times) and times[0] >= 0
-    assert 0 < result["interaction_s"] and times[-1] <= result["interaction_s"]
+    assert result["interaction_s"] > 0 and times[-1] <= result["interaction_s"]
     assert actions[-1]["action"] == {"action": "submit"} and actions[-1]["keys"] == []
     by_class = result["keys"]["by_class"]
     assert by_class == {c: sum(1 for e in events if e["key_class"] == c) for c in by_class}

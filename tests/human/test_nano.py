@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from person import AttemptFiles, Person, wait_for
+
 from support import BENCHMARK
 from tuinaut.catalog import load_catalog
 

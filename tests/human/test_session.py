@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from person import AttemptFiles, Person, read_jsonl
+
 from tuinaut.human.order import seed_for, session_order, spread
 
 

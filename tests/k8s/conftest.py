@@ -7,7 +7,6 @@ import os
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ def kube() -> Any:
         pytest.skip(f"no cluster at {kubeconfig} ({exc}); run scripts/k8s-stage.sh")
     client = Kube(Credentials.load(kubeconfig))
     for crd in all_crds().values():
-        path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+        path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
         if client.create(path, crd) is None:
             current = client.get(f"{path}/{crd['metadata']['name']}")
             crd = {**crd, "metadata": {**crd["metadata"], "resourceVersion": current["metadata"]["resourceVersion"]}}

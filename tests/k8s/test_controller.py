@@ -6,10 +6,9 @@ import time
 from typing import Any
 
 import pytest
+from k8s_helpers import evict_pod, finish_pod, oom_kill_pod, run_pod, wait_for
 
 from tuinaut.k8s.api import KubeError
-
-from k8s_helpers import evict_pod, finish_pod, oom_kill_pod, run_pod, wait_for
 
 pytestmark = pytest.mark.k8s
 NANO = ["nano/fix-typo", "nano/show-help", "nano/write-note"]  # fixed: the benchmark grows

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from conftest import BENCHMARK
 
 kmock = pytest.importorskip("kmock")

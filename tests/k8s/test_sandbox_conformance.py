@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from tuinaut.model.app import Readiness, Settle
 from tuinaut.sandbox.base import Sandbox
 from tuinaut.sandbox.bwrap import BwrapSandbox, require_bwrap
 from tuinaut.sandbox.pod import PodSandbox, app_entrypoint
 from tuinaut.terminal.settle import first_screen
-from tuinaut.model.app import Readiness, Settle
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None or shutil.which("tmux") is None,
                                 reason="needs bubblewrap and tmux")

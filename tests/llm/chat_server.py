@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+# The key the tests give the actor: it must reach the server and appear nowhere else.
+TEST_KEY = "sk-tuinaut-test-7f3a9c0e51d24b86"
+KEY_ENV = "TUINAUT_TEST_API_KEY"
+
 
 @dataclass
 class Scripted:
@@ -91,7 +95,7 @@ class ChatServer:
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="chat-server", daemon=True)
 
-    def start(self) -> "ChatServer":
+    def start(self) -> ChatServer:
         self._thread.start()
         return self
 

@@ -9,12 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from chat_server import ChatServer  # noqa: E402
+from chat_server import KEY_ENV, TEST_KEY, ChatServer
 
-from tuinaut.model import AgentConfig  # noqa: E402
-
-TEST_KEY = "sk-tuinaut-test-7f3a9c0e51d24b86"
-KEY_ENV = "TUINAUT_TEST_API_KEY"
+from tuinaut.model import AgentConfig
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ import logging
 import time
 
 import pytest
-from chat_server import ChatServer, Scripted, action, error, reply
-from conftest import KEY_ENV, TEST_KEY
+from chat_server import KEY_ENV, TEST_KEY, ChatServer, action, error, reply
 from screens import screen
 
 from tuinaut.actors.base import Observation, StopAttempt

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from chat_server import ChatServer, action, error, reply
-from conftest import KEY_ENV, TEST_KEY
+from chat_server import KEY_ENV, TEST_KEY, ChatServer, action, error, reply
 from PIL import Image
 
 from tuinaut.catalog import load_catalog

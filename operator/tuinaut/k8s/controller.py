@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..catalog import TaskPackage, load_catalog
 from ..errors import ConfigError
 from ..model import AttemptResult
 from ..model.result import KeyCosts, TokenCosts
-from . import (API_VERSION, ATTEMPTS, EVALUATIONS, LABEL_ATTEMPT, LABEL_EVALUATION)
+from . import API_VERSION, ATTEMPTS, EVALUATIONS, LABEL_ATTEMPT, LABEL_EVALUATION
 from .api import Kube
 from .classify import PodVerdict, classify_pod
 from .plan import PlannedAttempt, attempt_labels, plan_from_body
@@ -256,7 +256,7 @@ class Controller:
             passed=status["phase"] == "Passed", stop_reason=result.stop_reason if result else status.get("lastInfraReason", ""),
             keys=KeyCosts(ake=result.ake, ake_physical=result.ake_physical) if result else KeyCosts(),
             tokens=TokenCosts(reasoning=result.reasoning_tokens) if result else TokenCosts(),
-            duration_s=result.duration_s if result else 0.0, finished_at=datetime.now(timezone.utc),
+            duration_s=result.duration_s if result else 0.0, finished_at=datetime.now(UTC),
         ), body["metadata"]["namespace"], spec.evaluation)
 
     def _package(self, task: str) -> TaskPackage | None:

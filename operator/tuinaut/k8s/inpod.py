@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..attempt import AttemptSpec, run_attempt
@@ -44,7 +44,7 @@ def run_agent(work: dict, benchmark: Path, results: Path, *, run_dir: str = RUN_
                                agent_kind=str((work.get("agent") or {}).get("kind", "?")),
                                repeat=int(work.get("repeat", 0)), outcome="infra_error", passed=False,
                                stop_reason="harness_error", error=f"{exc!r}\n{traceback.format_exc(limit=5)}",
-                               finished_at=datetime.now(timezone.utc))
+                               finished_at=datetime.now(UTC))
         PodSandbox(run_dir, run_dir_inside).stop()  # let the app container finish
     result.infra_attempts = int(work.get("try", 1))
     if (results / "result.json").parent.exists():

@@ -14,7 +14,7 @@ from typing import Any
 from ..catalog import TaskPackage
 from ..sandbox.base import SANDBOX_HOME, SANDBOX_PATH, SANDBOX_UID, SANDBOX_USER
 from ..sandbox.pod import RUN_DIR
-from . import (API_VERSION, LABEL_AGENT, LABEL_APP, LABEL_ATTEMPT, LABEL_EVALUATION, LABEL_TASK, LABEL_TRY)
+from . import API_VERSION, LABEL_AGENT, LABEL_APP, LABEL_ATTEMPT, LABEL_EVALUATION, LABEL_TASK, LABEL_TRY
 from .images import app_image
 from .resources import AttemptSpecResource
 from .settings import OperatorSettings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .plan import PlannedAttempt
@@ -12,7 +12,7 @@ from .resources import FINAL_ATTEMPT_PHASES, Condition, Counts, SummaryRow
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def is_final(attempt: dict[str, Any]) -> bool:

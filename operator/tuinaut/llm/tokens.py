@@ -9,8 +9,9 @@ the package: no download at run time. Without it we fall back to a stated charac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from ..model.result import TokenCosts
 
