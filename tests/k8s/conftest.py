@@ -7,15 +7,10 @@ import os
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from k8s_helpers import wait_for
-
-ROOT = Path(__file__).resolve().parents[2]
-BENCHMARK = Path(os.environ.get("TUINAUT_TEST_BENCHMARK", ROOT / "benchmark"))
-K8S_HOME = Path(os.environ.get("K8S_HOME", Path.home() / ".cache" / "tuinaut-k8s"))
+from k8s_helpers import BENCHMARK, K8S_HOME, wait_for
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,13 +3,19 @@ as a kubelet would) on a control plane without a node."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from tuinaut.k8s.message import compact, encode
 from tuinaut.model import AttemptResult
 from tuinaut.model.result import AssertionVerdict, KeyCosts
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARK = Path(os.environ.get("TUINAUT_TEST_BENCHMARK", ROOT / "benchmark"))
+K8S_HOME = Path(os.environ.get("K8S_HOME", Path.home() / ".cache" / "tuinaut-k8s"))
 
 T = TypeVar("T")
 

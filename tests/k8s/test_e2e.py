@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 import yaml
-from k8s_helpers import wait_for
+from k8s_helpers import BENCHMARK, K8S_HOME, wait_for
 
-from conftest import BENCHMARK, K8S_HOME
 from tuinaut.k8s.results import pull_results
 from tuinaut.local.executor import plan_evaluation, run_plan
 

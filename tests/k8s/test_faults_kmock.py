@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-
-from conftest import BENCHMARK
+from k8s_helpers import BENCHMARK
 
 kmock = pytest.importorskip("kmock")
 
