@@ -25,7 +25,7 @@ from ..catalog import Catalog, find_benchmark_root, load_catalog
 from ..errors import ConfigError
 from ..model import AttemptResult, Evaluation
 from ..model.loader import load
-from ..record import atomic_write, read_result
+from ..record import AttemptFiles, atomic_write, read_result
 from ..sandbox.bwrap import require_bwrap
 from ..terminal.tmux import require_tmux
 from .summary import write_summary
@@ -114,8 +114,9 @@ def run_plan(plan: RunPlan, out: Path, *, parallel: int | None = None, on_start:
             result = run_attempt(spec, attempt_dir(out, spec), cancel=cancel)
             if result.outcome != "infra_error" or tries > spec.limits.infra_retries or cancel.is_set():
                 break
-        result.infra_attempts = tries
-        (attempt_dir(out, spec) / "result.json").write_text(result.model_dump_json(indent=2))
+        if tries > 1:  # run_attempt wrote the result of its one try; record how many it took
+            result.infra_attempts = tries
+            AttemptFiles(attempt_dir(out, spec)).write_result(result)
         with lock:
             outcome.results.append(result)
             write_summary(out, plan, outcome.results)
