@@ -111,23 +111,11 @@ class Kube:
     # -- paths ---------------------------------------------------------------------------------------
     @staticmethod
     def custom(plural: str, namespace: str | None = None, name: str | None = None, sub: str | None = None) -> str:
-        path = f"/apis/{API_VERSION}"
-        if namespace:
-            path += f"/namespaces/{quote(namespace)}"
-        path += f"/{plural}"
-        if name:
-            path += f"/{quote(name)}"
-        return path + (f"/{sub}" if sub else "")
+        return _resource_path(f"/apis/{API_VERSION}", plural, namespace, name, sub)
 
     @staticmethod
     def core(plural: str, namespace: str | None = None, name: str | None = None, sub: str | None = None) -> str:
-        path = "/api/v1"
-        if namespace:
-            path += f"/namespaces/{quote(namespace)}"
-        path += f"/{plural}"
-        if name:
-            path += f"/{quote(name)}"
-        return path + (f"/{sub}" if sub else "")
+        return _resource_path("/api/v1", plural, namespace, name, sub)
 
     # -- verbs ---------------------------------------------------------------------------------------
     def get(self, path: str) -> dict[str, Any] | None:
@@ -186,3 +174,14 @@ class Kube:
             self.request("POST", self.core("events", namespace), body)
         except KubeError:
             pass  # best effort, see above
+
+
+def _resource_path(prefix: str, plural: str, namespace: str | None, name: str | None, sub: str | None) -> str:
+    """``<prefix>[/namespaces/NS]/<plural>[/NAME][/SUB]``, names URL-quoted."""
+    path = prefix
+    if namespace:
+        path += f"/namespaces/{quote(namespace)}"
+    path += f"/{plural}"
+    if name:
+        path += f"/{quote(name)}"
+    return path + (f"/{sub}" if sub else "")
