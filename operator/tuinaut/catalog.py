@@ -49,8 +49,7 @@ class Catalog:
                 raise error
         chosen = [pkg for key, pkg in sorted(self.tasks.items()) if spec.selects(pkg.app.name, pkg.task.id)]
         for selector in spec.tasks:
-            if not any(EvaluationSpec(tasks=[selector], agents=spec.agents).selects(p.app.name, p.task.id)
-                       for p in self.tasks.values()):
+            if not any(fnmatch.fnmatchcase(task_id, selector) for task_id in self.tasks):
                 raise ConfigError(f"selector {selector!r} matches no task under {self.root}/apps",
                                   file=source, field="spec.tasks")
         return chosen
