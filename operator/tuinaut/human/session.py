@@ -32,6 +32,7 @@ from ..attempt import AttemptSpec, run_attempt
 from ..catalog import Catalog, find_benchmark_root, load_catalog
 from ..errors import ConfigError
 from ..local.executor import attempt_dir
+from ..local.summary import write_summary as write_run_summary
 from ..model import AgentConfig, AttemptResult, Evaluation
 from ..model.evaluation import DNS_LABEL, EvaluationSpec, Limits
 from ..model.loader import config_error_from, load
@@ -281,6 +282,4 @@ def write_summary(out: Path, plan: HumanPlan) -> None:
     """summary.json in the shape ``tuinaut run`` writes, over every result in the run directory."""
     results = [r for r in (read_result(p.parent) for p in sorted((out / "attempts").glob("*/*/*/r*/result.json")))
                if r is not None]
-    rows = sorted((r.summary_row() for r in results), key=lambda r: (r["task"], r["agent"], r["repeat"]))
-    document = {"evaluation": plan.evaluation.metadata.name, "planned": len(plan.attempts), "attempts": rows}
-    atomic_write(out / "summary.json", json.dumps(document, indent=2))
+    write_run_summary(out, plan.evaluation.metadata.name, len(plan.attempts), results)

@@ -119,7 +119,7 @@ def run_plan(plan: RunPlan, out: Path, *, parallel: int | None = None, on_start:
             AttemptFiles(attempt_dir(out, spec)).write_result(result)
         with lock:
             outcome.results.append(result)
-            write_summary(out, plan, outcome.results)
+            write_summary(out, plan.evaluation.metadata.name, len(plan.attempts), outcome.results)
         if on_finish:
             on_finish(spec, result)
         return result
@@ -142,7 +142,7 @@ def run_plan(plan: RunPlan, out: Path, *, parallel: int | None = None, on_start:
     finally:
         pool.shutdown(wait=True)
         with lock:
-            write_summary(out, plan, outcome.results)
+            write_summary(out, plan.evaluation.metadata.name, len(plan.attempts), outcome.results)
     return outcome
 
 

@@ -8,18 +8,15 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..model import AttemptResult
 from ..record import atomic_write
 
-if TYPE_CHECKING:
-    from .executor import RunPlan
 
-
-def write_summary(out: Path, plan: RunPlan, results: Iterable[AttemptResult]) -> None:
+def write_summary(out: Path, evaluation: str, planned: int, results: Iterable[AttemptResult]) -> None:
+    """summary.json: one row per finished attempt (agents' runs and human sessions alike)."""
     rows = sorted((r.summary_row() for r in results), key=lambda r: (r["task"], r["agent"], r["repeat"]))
-    document = {"evaluation": plan.evaluation.metadata.name, "planned": len(plan.attempts), "attempts": rows}
+    document = {"evaluation": evaluation, "planned": planned, "attempts": rows}
     atomic_write(out / "summary.json", json.dumps(document, indent=2))
 
 
